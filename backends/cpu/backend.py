@@ -1,0 +1,35 @@
+"""The cpu backend: NumPy kernels for every op the runtime knows, host tensors in one arena."""
+from __future__ import annotations
+
+from ...core.backend import Backend, ContextData, HostBackendContext, IConfig
+from ...core.ir import Graph, Operation
+from .ops import kernels
+
+
+def check_support(registry, op: Operation, graph: Graph, backend_id: str) -> tuple[bool, str]:
+    """Shared supports() logic for registry-based backends: a kernel exists and accepts the op."""
+    cls = registry.lookup(op)
+    if cls is None:
+        return False, f"{backend_id} has no kernel for {op.type}" + (
+            f".{op.subtype}" if op.subtype else "")
+    return cls.supports(op, graph)
+
+
+class CpuConfig(IConfig):
+    id = "cpu"
+    support_dynamic_tensor = True
+
+    def supports(self, op: Operation, graph: Graph) -> tuple[bool, str]:
+        return check_support(kernels, op, graph, self.id)
+
+
+class CpuContext(HostBackendContext):
+    pass
+
+
+class CpuBackend(Backend):
+    def __init__(self) -> None:
+        self.config = CpuConfig()
+
+    def new_context(self, data: ContextData) -> CpuContext:
+        return CpuContext(self, data, kernels)

@@ -1,0 +1,78 @@
+"""Shared pieces of the cpu kernels: the base class with dtype checks, fused activations,
+convolution padding."""
+from __future__ import annotations
+
+from typing import Callable
+
+import numpy as np
+
+from ....core.backend import Kernel, KernelRegistry
+from ....core.ir import Graph, Operation
+
+kernels = KernelRegistry("cpu")
+register = kernels.register
+
+F32 = frozenset({np.dtype(np.float32)})
+NUMERIC = frozenset(np.dtype(t) for t in (np.float32, np.int32, np.int64))
+ANY = None   # accept any dtype NumPy can hold
+
+
+class CpuKernel(Kernel):
+    """A cpu kernel; `dtypes` lists the accepted dtypes of the first input (None: any)."""
+
+    dtypes: frozenset | None = F32
+
+    @classmethod
+    def supports(cls, op: Operation, graph: Graph) -> tuple[bool, str]:
+        first = next((i for i in op.inputs if i >= 0), None)
+        if first is None:
+            return True, ""
+        operand = graph.operands[first]
+        if operand.dtype is None:
+            return False, f"cpu cannot hold {operand.type_name} tensors"
+        if cls.dtypes is not None and operand.dtype not in cls.dtypes:
+            names = ", ".join(sorted(str(d) for d in cls.dtypes))
+            return False, f"cpu {op.type} supports {names}, not {operand.dtype}"
+        if operand.quant is not None and operand.dtype in (np.int8, np.uint8, np.int16) \
+                and not getattr(cls, "quantized", False):
+            return False, f"cpu {op.type} has no quantized ({operand.dtype}) kernel yet"
+        return True, ""
+
+    def buf(self, i: int) -> np.ndarray | None:
+        t = self.inputs[i] if i < len(self.inputs) else None
+        return None if t is None else t.buffer
+
+    @property
+    def out(self) -> np.ndarray:
+        return self.outputs[0].buffer
+
+
+def activation(name: str | None) -> Callable[[np.ndarray], None] | None:
+    """In-place fused activation for a buffer, or None for NONE."""
+    if name in (None, "NONE"):
+        return None
+    if name == "RELU":
+        return lambda a: np.maximum(a, 0, out=a)
+    if name == "RELU6":
+        return lambda a: np.clip(a, 0, 6, out=a)
+    if name == "RELU_N1_TO_1":
+        return lambda a: np.clip(a, -1, 1, out=a)
+    if name == "TANH":
+        return lambda a: np.tanh(a, out=a)
+    if name == "SIGN_BIT":
+        return lambda a: np.copyto(a, np.signbit(a).astype(a.dtype))
+    raise ValueError(f"unknown fused activation {name!r}")
+
+
+def same_padding(size: int, k: int, stride: int, dilation: int, out: int) -> tuple[int, int]:
+    """(before, after) padding of TFLite's SAME scheme."""
+    eff = (k - 1) * dilation + 1
+    total = max((out - 1) * stride + eff - size, 0)
+    return total // 2, total - total // 2
+
+
+def conv_padding(padding: str, h: int, w: int, kh: int, kw: int, sh: int, sw: int, dh: int,
+                 dw: int, oh: int, ow: int) -> tuple[int, int, int, int]:
+    if padding == "SAME":
+        return same_padding(h, kh, sh, dh, oh) + same_padding(w, kw, sw, dw, ow)
+    return 0, 0, 0, 0

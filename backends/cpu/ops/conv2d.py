@@ -1,0 +1,85 @@
+"""CONV_2D: im2col (a strided view copied once) and one matmul; 1x1 convolutions go straight
+to np.matmul on the input."""
+from __future__ import annotations
+
+import numpy as np
+from numpy.lib.stride_tricks import as_strided
+
+from .common import CpuKernel, activation, conv_padding, register
+
+
+def patch_view(xp: np.ndarray, oh: int, ow: int, kh: int, kw: int, sh: int, sw: int, dh: int,
+               dw: int) -> np.ndarray:
+    """(N, OH, OW, KH, KW, C) view of a padded NHWC array: every output pixel's window."""
+    n, _, _, c = xp.shape
+    s = xp.strides
+    return as_strided(xp, (n, oh, ow, kh, kw, c), (s[0], s[1] * sh, s[2] * sw, s[1] * dh,
+                                                   s[2] * dw, s[3]), writeable=False)
+
+
+class PaddedInput:
+    """A zero-bordered copy of an NHWC input, refreshed each run (None when no padding)."""
+
+    def __init__(self, x: np.ndarray, pt: int, pb: int, pl: int, pr: int) -> None:
+        n, h, w, c = x.shape
+        self.x = x
+        if pt or pb or pl or pr:
+            self.padded = np.zeros((n, h + pt + pb, w + pl + pr, c), x.dtype)
+            self.interior = self.padded[:, pt:pt + h, pl:pl + w, :]
+        else:
+            self.padded, self.interior = x, None
+
+    def refresh(self) -> np.ndarray:
+        if self.interior is not None:
+            np.copyto(self.interior, self.x)
+        return self.padded
+
+
+@register("Conv2D")
+class Conv2DLayer(CpuKernel):
+    def validate(self) -> None:
+        x, w = self.inputs[0], self.inputs[1]
+        if len(x.shape) != 4 or len(w.shape) != 4:
+            raise self.fail(f"Conv2D needs 4-D input and filter, got {x.shape} and {w.shape}")
+        if x.shape[3] % w.shape[3]:
+            raise self.fail(f"input channels {x.shape[3]} are not a multiple of the filter's "
+                            f"{w.shape[3]}")
+        if x.shape[3] != w.shape[3]:
+            raise self.fail("grouped convolution is not supported by cpu Conv2D")
+        self.act = activation(self.op.params.fused_activation_function)
+
+    def prepare(self) -> None:
+        p = self.op.params
+        x, w, y = self.buf(0), self.buf(1), self.out
+        bias = self.buf(2)
+        n, h, wd, cin = x.shape
+        cout, kh, kw, _ = w.shape
+        _, oh, ow, _ = y.shape
+        sh, sw, dh, dw = p.stride_h, p.stride_w, p.dilation_h_factor, p.dilation_w_factor
+        pt, pb, pl, pr = conv_padding(p.padding, h, wd, kh, kw, sh, sw, dh, dw, oh, ow)
+        self.wmat = w.reshape(cout, kh * kw * cin).T         # a view: BLAS reads it transposed
+        self.bias = bias
+        self.y2d = y.reshape(n * oh * ow, cout)
+        self.pointwise = kh == kw == 1 and sh == sw == 1 and not (pt or pb or pl or pr)
+        if self.pointwise:
+            self.x2d = x.reshape(n * h * wd, cin)
+        else:
+            self.pad = PaddedInput(x, pt, pb, pl, pr)
+            self.cols = np.empty((n, oh, ow, kh, kw, cin), x.dtype)
+            self.cols2d = self.cols.reshape(n * oh * ow, kh * kw * cin)
+            self.view = patch_view(self.pad.padded, oh, ow, kh, kw, sh, sw, dh, dw)
+        self.const_w = self.inputs[1].is_constant
+
+    def run(self) -> None:
+        if not self.const_w:
+            self.prepare()
+        if self.pointwise:
+            np.matmul(self.x2d, self.wmat, out=self.y2d)
+        else:
+            self.pad.refresh()
+            np.copyto(self.cols, self.view)
+            np.matmul(self.cols2d, self.wmat, out=self.y2d)
+        if self.bias is not None:
+            self.y2d += self.bias
+        if self.act is not None:
+            self.act(self.y2d)

@@ -1,0 +1,179 @@
+"""Elementwise ops: BinaryArithmetic, ElementwiseBinary, Comparison, SquaredDifference,
+ElementwiseActivation, ElementwiseUnary. Each writes straight into its output with `out=`."""
+from __future__ import annotations
+
+from typing import Callable
+
+import numpy as np
+
+from .common import ANY, NUMERIC, CpuKernel, activation, register
+
+BOOL = frozenset({np.dtype(np.bool_)})
+
+
+class BinaryLayer(CpuKernel):
+    """out = fn(a, b) with NumPy broadcasting, then the fused activation if any."""
+
+    fns: dict[str, Callable] = {}
+
+    def validate(self) -> None:
+        a, b = self.inputs[0], self.inputs[1]
+        if a.dtype != b.dtype:
+            raise self.fail(f"inputs have different dtypes {a.dtype} and {b.dtype}")
+        try:
+            np.broadcast_shapes(a.shape, b.shape, self.outputs[0].shape)
+        except ValueError:
+            raise self.fail(f"input shapes {a.shape} and {b.shape} do not broadcast to "
+                            f"{self.outputs[0].shape}") from None
+        key = self.op.subtype or self.op.type
+        self.fn = self.fns[key]
+        self.act = activation(self.op.params.get("fused_activation_function"))
+
+    def run(self) -> None:
+        out = self.outputs[0].buffer
+        self.fn(self.inputs[0].buffer, self.inputs[1].buffer, out=out)
+        if self.act is not None:
+            self.act(out)
+
+
+def _div(a, b, out):
+    if out.dtype.kind == "f":
+        return np.divide(a, b, out=out)
+    return np.copyto(out, np.trunc(np.divide(a, b)).astype(out.dtype))
+
+
+@register("BinaryArithmetic")
+class BinaryArithmeticLayer(BinaryLayer):
+    dtypes = NUMERIC
+    fns = {"ADD": np.add, "SUB": np.subtract, "MUL": np.multiply, "DIV": _div}
+
+
+def _squared_difference(a, b, out):
+    np.subtract(a, b, out=out)
+    return np.multiply(out, out, out=out)
+
+
+@register("SquaredDifference")
+class SquaredDifferenceLayer(BinaryLayer):
+    dtypes = NUMERIC
+    fns = {"SquaredDifference": _squared_difference}
+
+
+def _floor_mod(a, b, out):
+    return np.mod(a, b, out=out)
+
+
+@register("ElementwiseBinary")
+class ElementwiseBinaryLayer(BinaryLayer):
+    dtypes = NUMERIC | BOOL
+    fns = {"MAXIMUM": np.maximum, "MINIMUM": np.minimum, "FLOOR_DIV": np.floor_divide,
+           "FLOOR_MOD": _floor_mod, "POW": np.power, "LOGICAL_AND": np.logical_and,
+           "LOGICAL_OR": np.logical_or, "ATAN2": np.arctan2}
+
+
+@register("Comparison")
+class ComparisonLayer(BinaryLayer):
+    dtypes = NUMERIC | BOOL
+    fns = {"EQUAL": np.equal, "NOT_EQUAL": np.not_equal, "GREATER": np.greater,
+           "GREATER_EQUAL": np.greater_equal, "LESS": np.less, "LESS_EQUAL": np.less_equal}
+
+
+def _logistic(x, out):
+    np.negative(x, out=out)
+    np.exp(out, out=out)
+    np.add(out, 1, out=out)
+    return np.reciprocal(out, out=out)
+
+
+def _hard_swish(x, out):
+    np.add(x, 3, out=out)
+    np.clip(out, 0, 6, out=out)
+    np.multiply(out, x, out=out)
+    return np.multiply(out, np.float32(1 / 6), out=out)
+
+
+def _elu(x, out):
+    np.expm1(np.minimum(x, 0), out=out)
+    return np.copyto(out, x, where=x > 0)
+
+
+@register("ElementwiseActivation")
+class ElementwiseActivationLayer(CpuKernel):
+    def validate(self) -> None:
+        kind = self.op.subtype
+        alpha = np.float32(self.op.params.get("alpha", 0.2))
+        fns: dict[str, Callable] = {
+            "RELU": lambda x, out: np.maximum(x, 0, out=out),
+            "RELU6": lambda x, out: np.clip(x, 0, 6, out=out),
+            "RELU_N1_TO_1": lambda x, out: np.clip(x, -1, 1, out=out),
+            "RELU_0_TO_1": lambda x, out: np.clip(x, 0, 1, out=out),
+            "TANH": lambda x, out: np.tanh(x, out=out),
+            "LOGISTIC": _logistic,
+            "HARD_SWISH": _hard_swish,
+            "LEAKY_RELU": lambda x, out: np.multiply(x, np.where(x > 0, np.float32(1), alpha),
+                                                     out=out),
+            "ELU": _elu,
+        }
+        if kind not in fns:
+            raise self.fail(f"cpu has no {kind} kernel yet")
+        self.fn = fns[kind]
+
+    def run(self) -> None:
+        self.fn(self.inputs[0].buffer, out=self.outputs[0].buffer)
+
+
+def _rsqrt(x, out):
+    np.sqrt(x, out=out)
+    return np.reciprocal(out, out=out)
+
+
+def _dequantize(kernel: CpuKernel) -> Callable:
+    q = kernel.inputs[0].quant
+    if q is None:
+        return lambda x, out: np.copyto(out, x, casting="unsafe")
+    shape = [1] * len(kernel.inputs[0].shape)
+    if q.per_channel:
+        shape[q.axis] = -1
+    scale = q.scale.astype(np.float32).reshape(shape)
+    zp = q.zero_point.astype(np.float32).reshape(shape)
+    return lambda x, out: np.multiply(np.subtract(x, zp, dtype=np.float32), scale, out=out)
+
+
+UNARY: dict[str, Callable] = {
+    "ABS": np.abs, "NEG": np.negative, "EXP": np.exp, "LOG": np.log, "SQRT": np.sqrt,
+    "RSQRT": _rsqrt, "SQUARE": np.square, "SIN": np.sin, "COS": np.cos, "FLOOR": np.floor,
+    "CEIL": np.ceil, "ROUND": np.rint, "SIGN": np.sign, "LOGICAL_NOT": np.logical_not,
+    "ZEROS_LIKE": lambda x, out: out.fill(0),
+    "CAST": lambda x, out: np.copyto(out, x, casting="unsafe"),
+}
+
+
+@register("ElementwiseUnary")
+class ElementwiseUnaryLayer(CpuKernel):
+    dtypes = ANY
+
+    @classmethod
+    def supports(cls, op, graph):
+        if op.subtype not in UNARY and op.subtype != "DEQUANTIZE":
+            return False, f"cpu has no {op.subtype} kernel yet"
+        x = graph.operands[op.inputs[0]]
+        if op.subtype == "DEQUANTIZE":
+            return True, ""
+        if x.quant is not None and x.dtype in (np.int8, np.uint8, np.int16):
+            return False, f"cpu has no quantized {op.subtype} kernel yet"
+        return (True, "") if x.dtype is not None else (False, f"{x.type_name} is not supported")
+
+    @classmethod
+    def folds_constant(cls, op, graph) -> bool:
+        """DEQUANTIZE of constant weights (float16, int8) is computed once, as TFLite does."""
+        return op.subtype == "DEQUANTIZE" and graph.operands[op.inputs[0]].is_constant
+
+    def validate(self) -> None:
+        kind = self.op.subtype
+        self.fn = _dequantize(self) if kind == "DEQUANTIZE" else UNARY[kind]
+        if self.inputs[0].is_constant and kind == "DEQUANTIZE":
+            self.fn(self.inputs[0].buffer, out=self.outputs[0].buffer)
+            self.run = None
+
+    def run(self) -> None:
+        self.fn(self.inputs[0].buffer, out=self.outputs[0].buffer)

@@ -1,0 +1,282 @@
+#!/usr/bin/env python3
+"""Benchmark onert_py against LiteRT (XNNPACK and builtin kernels) and the ``onert`` package.
+
+All runtimes run in one process, interleaved round-robin (one run of each per round,
+after warmup), on the same random inputs; the table reports median latencies, ratios and
+the max abs difference of onert_py's outputs from LiteRT's builtin kernels. A default run
+adds session creation times, peak memory (fresh child processes) and per-op overhead.
+See bench/README.md.
+"""
+from __future__ import annotations
+
+import argparse
+import gc
+import glob
+import json
+import os
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Sequence
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from benchlib.common import make_inputs, max_abs_diff, short_reason, specs_match  # noqa: E402
+from benchlib.runtimes import (BUILTIN, ONERT, XNNPACK, Runner, create_runner,  # noqa: E402
+                               onert_py_import_error, onert_py_key, parse_onert_py_key)
+
+REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DEFAULT_MODELS_DIR = os.path.normpath(os.path.join(REPO_ROOT, "..", "shared", "models"))
+RUNTIME_CHOICES = ("onert_py", XNNPACK, BUILTIN, ONERT)
+
+
+def log(msg: str) -> None:
+    """Progress messages go to stderr so that stdout is the markdown report."""
+    print(msg, file=sys.stderr, flush=True)
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    """Command line of the benchmark (and of its hidden child modes)."""
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--models", nargs="+", metavar="DIR_OR_FILE",
+                   help=f"model files or folders of *.tflite/*.circle (default: {DEFAULT_MODELS_DIR})")
+    p.add_argument("--threads", nargs="+", type=int, metavar="T",
+                   help="thread counts, one table each (default: 1 2, capped at the core count)")
+    p.add_argument("--rounds", type=int, help="timed rounds per model (default: automatic, "
+                   "≥20 samples or ≥2 s per cell, more while cheap)")
+    p.add_argument("--warmup", type=int, default=3, help="warmup rounds (default: 3)")
+    p.add_argument("--max-seconds", type=float, default=15.0,
+                   help="automatic rounds stop after this many seconds per model and thread "
+                   "count, once every cell has 5 samples (default: 15)")
+    p.add_argument("--backends", nargs="+", default=["cpu"],
+                   help='onert_py backend strings, one column each (e.g. cpu "acl_neon;cpu")')
+    p.add_argument("--runtimes", nargs="+", choices=RUNTIME_CHOICES, default=list(RUNTIME_CHOICES),
+                   help="runtimes to include (default: all)")
+    p.add_argument("--markdown", metavar="OUT_MD", help="also write the report to this file")
+    p.add_argument("--json", metavar="OUT_JSON", help="write all raw results as JSON")
+    p.add_argument("--quick", action="store_true", help="latency tables only")
+    p.add_argument("--latency", action="store_true", help="run the latency tables")
+    p.add_argument("--session-time", action="store_true", help="onert_py session creation time")
+    p.add_argument("--peak-memory", action="store_true", help="peak RSS per runtime (child processes)")
+    p.add_argument("--per-op-overhead", action="store_true", help="µs per op on a 200-ADD chain")
+    p.add_argument("--_probe", nargs=2, metavar=("RUNTIME", "MODEL"), help=argparse.SUPPRESS)
+    p.add_argument("--_mem-child", nargs=2, metavar=("RUNTIME", "MODEL"), help=argparse.SUPPRESS)
+    return p.parse_args(argv)
+
+
+def find_models(items: Sequence[str] | None) -> list[str]:
+    """Model files from files/folders (default folder: ../shared/models of the repo)."""
+    items = list(items) if items else [DEFAULT_MODELS_DIR]
+    found: list[str] = []
+    for item in items:
+        if os.path.isdir(item):
+            found += sorted(glob.glob(os.path.join(item, "*.tflite")) + glob.glob(os.path.join(item, "*.circle")))
+        elif os.path.isfile(item):
+            found.append(item)
+        else:
+            log(f"warning: {item} not found, skipped")
+    return found
+
+
+class OnertProbes:
+    """Caches, per model file, whether the ``onert`` package survives it in a child process."""
+
+    def __init__(self) -> None:
+        self._cache: dict[str, str | None] = {}
+
+    def reason(self, key: str, model: str) -> str | None:
+        """None when ``key`` may run ``model`` in-process; only ``onert`` is probed."""
+        if key != ONERT:
+            return None
+        if model not in self._cache:
+            from benchlib.subproc import probe
+
+            self._cache[model] = probe(ONERT, model)
+            if self._cache[model]:
+                log(f"    onert probe failed: {self._cache[model]}")
+        return self._cache[model]
+
+
+def bench_model(model: str, keys: Sequence[str], threads: int, args: argparse.Namespace,
+                probes: OnertProbes) -> dict[str, Any]:
+    """Load ``model`` in every runtime, time them interleaved, compare outputs."""
+    from benchlib.timing import RoundPolicy, measure_interleaved
+
+    errors: dict[str, str] = {}
+    runners: dict[str, Runner] = {}
+    for key in keys:
+        reason = probes.reason(key, model)
+        if reason:
+            errors[key] = reason
+            continue
+        try:
+            runners[key] = create_runner(key, model, threads)
+        except Exception as e:  # noqa: BLE001
+            errors[key] = short_reason(e)
+    row: dict[str, Any] = {"cells": {}, "diff": {}}
+    ref_key, specs = None, []
+    for key in dict.fromkeys([BUILTIN, XNNPACK, *keys]):
+        if key not in runners:
+            continue
+        try:
+            specs = runners[key].input_specs()
+        except Exception as e:  # noqa: BLE001
+            errors[key] = f"input_specs() failed: {short_reason(e, 60)}"
+            runners.pop(key).close()
+            continue
+        if all(d >= 0 for s in specs for d in s.shape):
+            ref_key = key
+            break
+    if ref_key is None:
+        for key in list(runners):
+            errors[key] = "no runtime reports static input shapes"
+            runners.pop(key).close()
+    if ref_key is not None:
+        row["inputs"] = ", ".join(s.describe() for s in specs)
+        inputs = make_inputs(specs)
+        for key in list(runners):
+            try:
+                mismatch = specs_match(runners[key].input_specs(), specs)
+            except Exception as e:  # noqa: BLE001
+                mismatch = f"input_specs() failed: {short_reason(e, 50)}"
+            if mismatch:
+                errors[key] = f"inputs differ from {ref_key}: {mismatch}"
+                runners.pop(key).close()
+        policy = RoundPolicy(rounds=args.rounds, max_s=args.max_seconds)
+        cells = measure_interleaved(runners, inputs, args.warmup, policy, progress=True)
+        ref = next((k for k in (BUILTIN, XNNPACK) if k in cells and cells[k].ok), None)
+        row["diff_ref"] = ref
+        for key, cell in cells.items():
+            row["cells"][key] = cell.as_dict()
+            if parse_onert_py_key(key) is None:
+                continue
+            if not cell.ok:
+                row["diff"][key] = None
+            elif ref is None:
+                row["diff"][key] = "no LiteRT reference"
+            else:
+                row["diff"][key] = max_abs_diff(cell.outputs, cells[ref].outputs)
+        for r in runners.values():
+            r.close()
+        del runners, cells
+        gc.collect()
+    for key, why in errors.items():
+        row["cells"][key] = {"key": key, "error": why}
+        if parse_onert_py_key(key) is not None:
+            row["diff"][key] = None
+    row["cells"] = {k: row["cells"][k] for k in keys if k in row["cells"]}
+    return row
+
+
+def run_memory(models: Sequence[str], keys: Sequence[str], threads: int,
+               probes: OnertProbes) -> dict[str, dict[str, Any]]:
+    """Peak RSS per model and runtime, each in a fresh child process (2 at a time)."""
+    from benchlib.subproc import measure_memory
+
+    jobs = [(m, k) for m in models for k in keys]
+
+    def one(job: tuple[str, str]) -> dict[str, Any]:
+        model, key = job
+        reason = probes.reason(key, model)
+        if reason:
+            return {"ok": False, "error": reason}
+        return measure_memory(key, model, threads)
+
+    if ONERT in keys:  # probe first, sequentially, so the worker threads only read the cache
+        for m in models:
+            probes.reason(ONERT, m)
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        results = list(pool.map(one, jobs))
+    out: dict[str, dict[str, Any]] = {}
+    for (model, key), res in zip(jobs, results):
+        out.setdefault(os.path.basename(model), {})[key] = res
+    return out
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point; returns the process exit status."""
+    args = parse_args(argv)
+    threads = args.threads or [t for t in (1, 2) if t <= (os.cpu_count() or 1)]
+    if args._probe or args._mem_child:
+        from benchlib import subproc
+
+        key, model = args._probe or args._mem_child
+        fn = subproc.child_probe if args._probe else subproc.child_memory
+        return fn(key, model, threads[0])
+
+    from benchlib import report
+
+    py_keys = [onert_py_key(b) for b in args.backends] if "onert_py" in args.runtimes else []
+    keys = py_keys + [k for k in (XNNPACK, BUILTIN, ONERT) if k in args.runtimes]
+    explicit = args.latency or args.session_time or args.peak_memory or args.per_op_overhead
+    modes = {"latency": args.latency or not explicit,
+             "session": args.session_time or (not explicit and not args.quick),
+             "memory": args.peak_memory or (not explicit and not args.quick),
+             "overhead": args.per_op_overhead or (not explicit and not args.quick)}
+    models = find_models(args.models)
+    info = report.machine_info()
+    results: dict[str, Any] = {"machine": info, "threads": threads, "runtimes": keys,
+                               "models": [os.path.basename(m) for m in models]}
+    sections = ["## onert_py benchmark", "", report.header_line(info), ""]
+    py_err = onert_py_import_error()
+    if py_err and py_keys:
+        sections += [f"onert_py: n/a ({py_err})", ""]
+        results["onert_py_error"] = py_err
+    if not models and (modes["latency"] or modes["session"] or modes["memory"]):
+        sections += [f"No models found (looked in {', '.join(args.models or [DEFAULT_MODELS_DIR])}); "
+                     "model tables skipped.", ""]
+    log(sections[2])
+    probes = OnertProbes()
+    t_start = time.perf_counter()
+
+    if modes["latency"] and models:
+        results["latency"] = {}
+        # Largest thread count first: the onert package keeps the thread pool size of the
+        # first session of the process, so a later session can use fewer threads, not more.
+        for t in sorted(set(threads), reverse=True):
+            rows: dict[str, Any] = {}
+            for model in models:
+                log(f"[latency {t}T] {os.path.basename(model)}")
+                rows[os.path.basename(model)] = bench_model(model, keys, t, args, probes)
+            results["latency"][str(t)] = rows
+        for t in sorted(set(threads)):
+            sections += [report.latency_table(t, results["latency"][str(t)], py_keys), ""]
+
+    if modes["session"] and models:
+        from benchlib.extras import session_times
+
+        log("[session time]")
+        st_keys = [k for k in keys if k != ONERT]
+        results["session_time"] = session_times(models, st_keys, threads[0], probe=probes.reason,
+                                                progress=True)
+        sections += [report.session_table(results["session_time"], st_keys, threads[0]), ""]
+
+    if modes["memory"] and models:
+        log("[peak memory]")
+        results["peak_memory"] = run_memory(models, keys, threads[0], probes)
+        sections += [report.memory_table(results["peak_memory"], keys, threads[0]), ""]
+
+    if modes["overhead"]:
+        from benchlib.extras import per_op_overhead
+
+        log("[per-op overhead]")
+        oh_keys = [k for k in keys if k != ONERT] + ([ONERT] if ONERT in keys else [])
+        results["per_op_overhead"] = per_op_overhead(oh_keys, threads[0], probe=probes.reason)
+        sections += [report.overhead_table(results["per_op_overhead"]), ""]
+
+    elapsed = time.perf_counter() - t_start
+    results["elapsed_s"] = elapsed
+    sections.append(f"_Total benchmark time: {elapsed:.0f} s._")
+    text = "\n".join(sections) + "\n"
+    print(text)
+    if args.markdown:
+        with open(args.markdown, "w", encoding="utf-8") as f:
+            f.write(text)
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as f:
+            json.dump(results, f, indent=1, default=str)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,145 @@
+"""Extra measurements: session creation time and per-operation overhead."""
+from __future__ import annotations
+
+import os
+import statistics
+import sys
+import tempfile
+import time
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from .common import Unavailable, make_inputs, short_reason
+from .runtimes import ONERT, create_runner
+from .timing import RoundPolicy, measure_interleaved
+
+#: ``probe(key, model) -> reason or None``: lets callers veto crash-prone runtimes.
+ProbeFn = Callable[[str, str], "str | None"]
+
+
+def session_times(models: Sequence[str], keys: Sequence[str], threads: int,
+                  repeats: int = 5, probe: ProbeFn | None = None, max_s: float = 20.0,
+                  progress: bool = False) -> dict[str, dict[str, Any]]:
+    """Median over ``repeats`` of session creation (load + compile) per model and runtime,
+    plus the latency of the first run after creation (lazy work shows up there).
+
+    For LiteRT creation is ``Interpreter(...)`` + ``allocate_tensors()``; for ``onert``
+    it is the session constructor (it prepares on the first run). Repeats stop early
+    (``n`` < ``repeats``) once one model/runtime pair has taken ``max_s`` seconds."""
+    out: dict[str, dict[str, Any]] = {}
+    for model in models:
+        name = os.path.basename(model)
+        if progress:
+            print(f"  session time: {name}", file=sys.stderr, flush=True)
+        row: dict[str, Any] = {}
+        for key in keys:
+            reason = probe(key, model) if probe else None
+            if reason:
+                row[key] = {"error": reason}
+                continue
+            create_ns: list[int] = []
+            first_ns: list[int] = []
+            start = time.perf_counter()
+            try:
+                for _ in range(repeats):
+                    if create_ns and time.perf_counter() - start > max_s:
+                        break
+                    t0 = time.perf_counter_ns()
+                    runner = create_runner(key, model, threads)
+                    t1 = time.perf_counter_ns()
+                    create_ns.append(t1 - t0)
+                    inputs = make_inputs(runner.input_specs())
+                    t2 = time.perf_counter_ns()
+                    runner.run(inputs)
+                    first_ns.append(time.perf_counter_ns() - t2)
+                    runner.close()
+                    del runner
+            except Exception as e:  # noqa: BLE001
+                row[key] = {"error": short_reason(e)}
+                continue
+            row[key] = {"create_ms": statistics.median(create_ns) / 1e6,
+                        "first_run_ms": statistics.median(first_ns) / 1e6,
+                        "n": len(create_ns)}
+        out[name] = row
+    return out
+
+
+def build_add_chain(n_ops: int, path: str) -> None:
+    """Write a model of ``n_ops`` chained ``ADD(x, ones)`` ops on (1, 4) float32 tensors,
+    built with ``onert_py.model_builder.ModelBuilder``."""
+    try:
+        from onert_py.model_builder import ModelBuilder
+    except Exception as e:  # noqa: BLE001
+        raise Unavailable(f"onert_py.model_builder.ModelBuilder unavailable: {short_reason(e, 60)}") from e
+    b = ModelBuilder(fmt="tflite")
+    prev = b.add_input("x", (1, 4), "float32")
+    c = b.add_const("c", np.ones((1, 4), np.float32))
+    for i in range(n_ops):
+        t = b.add_tensor(f"t{i}", (1, 4), "float32")
+        b.add_op("ADD", [prev, c], [t], fused_activation_function="NONE")
+        prev = t
+    b.add_output(prev)
+    data = b.build()
+    with open(path, "wb") as f:
+        f.write(bytes(data))
+
+
+def per_op_overhead(keys: Sequence[str], threads: int, n_ops: int = 200, warmup: int = 5,
+                    rounds: int | None = None, probe: ProbeFn | None = None) -> dict[str, Any]:
+    """Median latency of an ``n_ops``-op ADD chain and of a 1-op model in each runtime.
+
+    Reports ``us_per_op`` = median(n_ops model) / n_ops and ``marginal_us_per_op`` =
+    (median(n_ops model) - median(1-op model)) / (n_ops - 1), which removes the fixed
+    per-inference cost (input/output copies, Python call overhead)."""
+    result: dict[str, Any] = {"n_ops": n_ops, "threads": threads,
+                              "runtimes": {k: {} for k in keys}}
+    with tempfile.TemporaryDirectory(prefix="onert_py_bench_") as tmp:
+        paths = {n: os.path.join(tmp, f"add_chain_{n}.tflite") for n in (n_ops, 1)}
+        try:
+            for n, p in paths.items():
+                build_add_chain(n, p)
+        except Exception as e:  # noqa: BLE001
+            result["error"] = short_reason(e)
+            return result
+        medians: dict[int, dict[str, Any]] = {}
+        for n, p in paths.items():
+            runners = {}
+            errors: dict[str, str] = {}
+            for key in keys:
+                reason = probe(key, p) if probe and key == ONERT else None
+                if reason:
+                    errors[key] = reason
+                    continue
+                try:
+                    runners[key] = create_runner(key, p, threads)
+                except Exception as e:  # noqa: BLE001
+                    errors[key] = short_reason(e)
+            x = [np.arange(4, dtype=np.float32).reshape(1, 4)]
+            policy = RoundPolicy(rounds=rounds, min_samples=100, min_cell_s=1.0, target_s=2.0,
+                                 max_rounds=2000, max_s=20.0)
+            cells = measure_interleaved(runners, x, warmup, policy)
+            medians[n] = {k: (c.median_ms if c.ok else None) for k, c in cells.items()}
+            for k, c in cells.items():
+                if c.error:
+                    errors[k] = c.error
+                elif n == n_ops and c.outputs is not None:
+                    want = x[0] + n_ops
+                    if not np.allclose(c.outputs[0], want):
+                        errors[k] = f"wrong result {c.outputs[0].ravel()[:4]} (want {want.ravel()})"
+            for k, why in errors.items():
+                result["runtimes"].setdefault(k, {})["error"] = why
+            for k in runners:
+                runners[k].close()
+        for key in keys:
+            entry = result["runtimes"].setdefault(key, {})
+            if "error" in entry:
+                continue
+            big, small = medians[n_ops].get(key), medians[1].get(key)
+            if big is None or small is None:
+                entry["error"] = "no samples"
+                continue
+            entry.update({"median_ms": big, "one_op_ms": small,
+                          "us_per_op": big * 1000 / n_ops,
+                          "marginal_us_per_op": (big - small) * 1000 / (n_ops - 1)})
+    return result

@@ -1,0 +1,52 @@
+"""The builtin backend: If, While and Permute kernels, and the tensors of the user's I/O."""
+from __future__ import annotations
+
+from ..core.backend import (Backend, ContextData, HostBackendContext, HostTensor, IConfig,
+                            KernelRegistry, TensorRegistry)
+from ..core.ir import Graph, Operation
+from .io_tensor import IOTensor
+from .permute import PermuteLayer
+
+kernels = KernelRegistry("builtin")
+kernels.register("Permute")(PermuteLayer)
+
+
+class BuiltinConfig(IConfig):
+    id = "builtin"
+    support_dynamic_tensor = True
+    support_permutation = True
+
+    def supports(self, op: Operation, graph: Graph) -> tuple[bool, str]:
+        if kernels.lookup(op) is not None:
+            return True, ""
+        return False, f"builtin runs only {', '.join(kernels.keys())}"
+
+
+class BuiltinContext(HostBackendContext):
+    """Owns the subgraph's I/O operands as IOTensors; its Permutes see every backend's tensors."""
+
+    def __init__(self, backend: "BuiltinBackend", data: ContextData) -> None:
+        super().__init__(backend, data, kernels)
+        g = data.graph
+        self.io = set(g.inputs) | set(g.outputs)
+        self.unplanned = set(self.io)
+        self.other_registries: list[TensorRegistry] = []
+
+    def make_tensor(self, operand) -> HostTensor:
+        return IOTensor(operand) if operand.index in self.io else HostTensor(operand)
+
+    def tensor(self, index: int):
+        if index >= 0 and index not in self.tensor_registry:
+            for reg in self.other_registries:
+                t = reg.get_itensor(index)
+                if t is not None:
+                    return t
+        return super().tensor(index)
+
+
+class BuiltinBackend(Backend):
+    def __init__(self) -> None:
+        self.config = BuiltinConfig()
+
+    def new_context(self, data: ContextData) -> BuiltinContext:
+        return BuiltinContext(self, data)

@@ -1,0 +1,13 @@
+"""The backend API that every backend implements (names follow onert's)."""
+from .backend import Backend, BackendContext, ContextData, IConfig
+from .host_context import HostBackendContext
+from .kernel import Kernel, KernelRegistry
+from .memory_planner import PLANNERS, Request, get_planner
+from .registry import TensorRegistry
+from .tensor import HostTensor, ITensor
+
+ITensorRegistry = TensorRegistry
+
+__all__ = ["Backend", "BackendContext", "ContextData", "IConfig", "HostBackendContext", "Kernel",
+           "KernelRegistry", "PLANNERS", "Request", "get_planner", "TensorRegistry",
+           "ITensorRegistry", "HostTensor", "ITensor"]

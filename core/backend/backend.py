@@ -1,0 +1,75 @@
+"""The backend API, in onert's shape: Backend, IConfig, ContextData, BackendContext."""
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..ir import Graph, Operation
+from .kernel import Kernel
+from .registry import TensorRegistry
+
+
+class IConfig(ABC):
+    """What a backend is and what it can run."""
+
+    id: str = ""
+    support_dynamic_tensor: bool = False
+    support_permutation: bool = False
+    support_fp16: bool = False
+
+    def initialize(self) -> bool:
+        """Prepare process-wide resources; False (with `unavailable_reason`) if it cannot run here."""
+        return True
+
+    unavailable_reason: str = ""
+
+    @abstractmethod
+    def supports(self, op: Operation, graph: Graph) -> tuple[bool, str]:
+        """(True, "") if this backend can run `op`, else (False, why not)."""
+
+    def sync(self) -> None:
+        """Wait until all work queued on this backend is done."""
+
+
+@dataclass
+class ContextData:
+    """What the compiler gives a backend for one subgraph of one session."""
+
+    graph: Graph                      # the lowered subgraph (all backends' ops in it)
+    subgraph_index: int
+    op_order: list[int]               # this backend's ops, in execution order
+    exec_order: list[int]             # every op of the subgraph, in execution order
+    operands: set[int]                # operands this backend owns (native tensors)
+    options: dict[str, Any] = field(default_factory=dict)   # session config relevant to backends
+    external: dict[int, Any] = field(default_factory=dict)  # tensors owned elsewhere (IO, migrants)
+
+
+class BackendContext(ABC):
+    """One backend's part of one subgraph in one session."""
+
+    def __init__(self, backend: "Backend", data: ContextData) -> None:
+        self.backend = backend
+        self.data = data
+        self.tensor_registry = TensorRegistry(backend.config.id)
+
+    @abstractmethod
+    def gen_tensors(self) -> TensorRegistry:
+        """Create (and plan memory for) the tensors this backend owns."""
+
+    @abstractmethod
+    def gen_kernels(self) -> dict[int, Kernel]:
+        """Create and configure one kernel per op assigned to this backend."""
+
+    def release(self) -> None:
+        """Free what the context holds (buffers, device objects)."""
+
+
+class Backend(ABC):
+    """A backend: lives for the process, creates one BackendContext per session and subgraph."""
+
+    config: IConfig
+
+    @abstractmethod
+    def new_context(self, data: ContextData) -> BackendContext:
+        ...

@@ -1,0 +1,127 @@
+"""A BackendContext for backends whose tensors live in host memory (cpu, builtin, plug-ins).
+
+gen_tensors() makes one HostTensor per owned operand: constants view the mapped model file,
+variables and constant-folded results get private buffers, the rest share one arena planned
+from their lifetimes. gen_kernels() asks the backend's KernelRegistry for each op's kernel.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ...errors import CompileError
+from .backend import BackendContext
+from .kernel import Kernel, KernelRegistry
+from .memory_planner import Request, get_planner
+from .registry import TensorRegistry
+from .tensor import HostTensor
+
+DEFAULT_MAX_TENSOR_BYTES = 1 << 34
+
+
+class HostBackendContext(BackendContext):
+    """Host-memory tensors in one planned arena; kernels from a KernelRegistry."""
+
+    kernels: KernelRegistry
+
+    def __init__(self, backend, data, kernels: KernelRegistry) -> None:
+        super().__init__(backend, data)
+        self.kernels = kernels
+        self.arena: np.ndarray | None = None
+        self.unplanned: set[int] = set()     # operands whose buffers are bound elsewhere (IO)
+
+    def lifetimes(self) -> dict[int, tuple[int, int]]:
+        """operand -> (first, last) position in the subgraph's execution order."""
+        g, order = self.data.graph, self.data.exec_order
+        end = len(order)
+        span: dict[int, list[int]] = {}
+        for pos, oi in enumerate(order):
+            op = g.operations[oi]
+            for o in op.outputs:
+                if o >= 0:
+                    s = span.setdefault(o, [pos, pos])
+                    s[0] = min(s[0], pos)
+            for i in op.inputs:
+                if i >= 0:
+                    s = span.setdefault(i, [0, pos])
+                    s[1] = max(s[1], pos)
+        for o in g.outputs:
+            span.setdefault(o, [0, end])[1] = end
+        return {k: (v[0], v[1]) for k, v in span.items()}
+
+    def persistent_operands(self) -> set[int]:
+        """Outputs of kernels that fold constants at configure time: they need private memory."""
+        g, out = self.data.graph, set()
+        for oi in self.data.op_order:
+            op = g.operations[oi]
+            cls = self.kernels.lookup(op)
+            if cls is not None and getattr(cls, "folds_constant", None) and cls.folds_constant(op, g):
+                out.update(o for o in op.outputs if o >= 0)
+        return out
+
+    def make_tensor(self, operand) -> HostTensor:
+        return HostTensor(operand)
+
+    def gen_tensors(self) -> TensorRegistry:
+        g = self.data.graph
+        limit = int(self.data.options.get("max_tensor_bytes", DEFAULT_MAX_TENSOR_BYTES))
+        persistent = self.persistent_operands()
+        spans = self.lifetimes()
+        requests: list[Request] = []
+        for idx in sorted(self.data.operands):
+            operand = g.operands[idx]
+            t = self.make_tensor(operand)
+            if operand.dtype is None:
+                pass    # STRING/RESOURCE/...: kernels that accept them handle the raw data
+            elif t.nbytes > limit:
+                raise CompileError(f"tensor #{idx} {operand.name!r} of shape {operand.shape} needs "
+                                   f"{t.nbytes} bytes, over the limit of {limit} "
+                                   f"(config max_tensor_bytes)")
+            elif operand.is_variable:
+                t.allocate()
+                if operand.is_constant:
+                    t.buffer[...] = operand.data
+            elif not operand.is_constant and idx not in self.unplanned:
+                if idx in persistent:
+                    t.allocate()
+                else:
+                    first, last = spans.get(idx, (0, 0))
+                    requests.append(Request(idx, t.nbytes, first, last))
+            self.tensor_registry.set_native_tensor(idx, t)
+        planner = get_planner(self.data.options.get("memory_planner", "WIC"))
+        offsets, size = planner(requests)
+        self.arena = np.empty(max(size, 1), np.uint8)
+        for idx, off in offsets.items():
+            self.tensor_registry.get_native_itensor(idx).bind_arena(self.arena, off)
+        return self.tensor_registry
+
+    def tensor(self, index: int):
+        if index < 0:
+            return None
+        t = self.tensor_registry.get_itensor(index)
+        if t is None:
+            t = self.data.external.get(index)
+        if t is None:
+            raise CompileError(f"{self.backend.config.id}: tensor #{index} is not available to "
+                               f"this backend (internal lowering error)")
+        return t
+
+    def gen_kernels(self) -> dict[int, Kernel]:
+        g = self.data.graph
+        out: dict[int, Kernel] = {}
+        for oi in self.data.op_order:
+            op = g.operations[oi]
+            cls = self.kernels.lookup(op)
+            if cls is None:
+                raise CompileError(f"{self.backend.config.id}: no kernel for op #{oi} {op.name}")
+            kernel = cls()
+            kernel.configure(op, [self.tensor(i) for i in op.inputs],
+                             [self.tensor(o) for o in op.outputs], self)
+            out[oi] = kernel
+        return out
+
+    @property
+    def arena_bytes(self) -> int:
+        return 0 if self.arena is None else int(self.arena.nbytes)
+
+    def release(self) -> None:
+        self.arena = None

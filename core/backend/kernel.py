@@ -1,0 +1,74 @@
+"""Kernel base class: configure() validates and prepares once, run() only computes."""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from ...errors import CompileError
+from ..ir import Operation
+from .tensor import ITensor
+
+
+class Kernel:
+    """One operation's executable form on one backend (onert's `<Op>Layer`).
+
+    `configure` receives the op and its tensors; it checks everything a run relies on and
+    raises CompileError otherwise. `prepare` builds whatever depends on shapes and buffers
+    (views, temporaries); it runs at configure time and again when a dynamic shape changes.
+    `run` computes, without checks or allocation. A kernel whose result is fixed at configure
+    time (a constant folded once) sets `run = None` and the executor skips it.
+    """
+
+    op: Operation
+    inputs: list[ITensor | None]
+    outputs: list[ITensor]
+    run: Callable[[], None] | None
+
+    def configure(self, op: Operation, inputs: list[ITensor | None], outputs: list[ITensor],
+                  ctx: Any = None) -> None:
+        self.op, self.inputs, self.outputs, self.ctx = op, inputs, outputs, ctx
+        self.validate()
+        self.prepare()
+
+    def validate(self) -> None:
+        """Check dtypes, ranks and params; raise CompileError via self.fail()."""
+
+    def prepare(self) -> None:
+        """Build shape-dependent state; called at configure and after shape changes."""
+
+    def run(self) -> None:  # type: ignore[no-redef]
+        raise NotImplementedError
+
+    def fail(self, msg: str) -> CompileError:
+        op = self.op
+        return CompileError(f"op #{op.index} {op.name}: {msg}")
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.op!r})"
+
+
+class KernelRegistry:
+    """Per-backend map from IR op type (or "Type.SUBTYPE") to kernel class; the keys are the
+    backend's supported-op list. Registering a key twice is an error."""
+
+    def __init__(self, backend_id: str) -> None:
+        self.backend_id = backend_id
+        self._kernels: dict[str, type[Kernel]] = {}
+
+    def register(self, *keys: str) -> Callable[[type[Kernel]], type[Kernel]]:
+        def deco(cls: type[Kernel]) -> type[Kernel]:
+            for key in keys:
+                if key in self._kernels:
+                    raise ValueError(f"{self.backend_id}: kernel for {key} registered twice")
+                self._kernels[key] = cls
+            return cls
+        return deco
+
+    def lookup(self, op: Operation) -> type[Kernel] | None:
+        if op.subtype is not None:
+            cls = self._kernels.get(f"{op.type}.{op.subtype}")
+            if cls is not None:
+                return cls
+        return self._kernels.get(op.type)
+
+    def keys(self) -> list[str]:
+        return sorted(self._kernels)

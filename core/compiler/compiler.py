@@ -1,0 +1,126 @@
+"""The compiler: backends, assignment, lowering, shape inference, contexts, kernels, executor."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ...config import Config
+from ...errors import BackendNotAvailableError, CompileError
+from ..backend import Backend, BackendContext, ContextData
+from ..exec import EXECUTORS, Step
+from ..ir import Model
+from .backend_manager import manager
+from .lowering import BUILTIN, LoweredGraph, lower
+from .scheduler import Assignment, Rules, assign
+from .shape_inference import infer_shapes
+
+DEFAULT_BACKENDS = ["cpu"]
+
+
+@dataclass
+class CompiledSubgraph:
+    index: int
+    lowered: LoweredGraph
+    contexts: dict[str, BackendContext]
+    executor: object
+    inputs: list = field(default_factory=list)     # builtin IOTensors, model input order
+    outputs: list = field(default_factory=list)
+
+    def release(self) -> None:
+        for ctx in self.contexts.values():
+            ctx.release()
+
+
+class Compiler:
+    """Compiles a Model for a Config. Backends are loaded once; `compile` may run again with
+    new input shapes (the assignment is kept)."""
+
+    def __init__(self, model: Model, config: Config) -> None:
+        self.model = model
+        self.config = config
+        self.requested = list(config.backends or DEFAULT_BACKENDS)
+        self.backends: dict[str, Backend] = {}
+        self.failures: dict[str, str] = {}
+        self._load_backends()
+        rules = Rules(config.op_backend_allops, dict(config.op_backend),
+                      dict(config.op_backend_map))
+        self._check_rules(rules)
+        self.order = [b for b in self.requested if b in self.backends]
+        self.assignment: dict[tuple[int, int], Assignment] = assign(
+            model, self.backends, self.order, rules)
+        self._check_builtin()
+
+    def _load_backends(self) -> None:
+        self.backends["builtin"] = manager.load("builtin")
+        for bid in self.requested:
+            if bid in self.backends:
+                continue
+            try:
+                self.backends[bid] = manager.load(bid, self.config.backend_paths)
+            except BackendNotAvailableError as e:
+                self.failures[bid] = str(e)
+        if not any(b in self.backends for b in self.requested):
+            detail = "; ".join(f"{b}: {why}" for b, why in self.failures.items())
+            raise BackendNotAvailableError(
+                f"none of the requested backends could be loaded ({detail}); bundled backends: "
+                f"{', '.join(manager.available())}", self.failures)
+
+    def _check_rules(self, rules: Rules) -> None:
+        named = {rules.allops} | set(rules.by_type.values()) | set(rules.by_index.values())
+        for bid in sorted(b for b in named if b):
+            if bid not in self.backends:
+                why = self.failures.get(bid, f"not in the backends list {self.requested}")
+                raise CompileError(f"the op-to-backend mapping names backend {bid!r}, which is "
+                                   f"not available: {why}")
+        for sg, oi in rules.by_index:
+            if not 0 <= sg < len(self.model.subgraphs):
+                raise CompileError(f"op_backend_map names subgraph {sg}; the model has "
+                                   f"{len(self.model.subgraphs)} (0..{len(self.model.subgraphs) - 1})")
+            n = len(self.model.subgraphs[sg].operations)
+            if oi not in self.model.subgraphs[sg].operations:
+                raise CompileError(f"op_backend_map names op {oi} of subgraph {sg}, which has "
+                                   f"{n} ops (0..{n - 1})")
+
+    def _check_builtin(self) -> None:
+        builtin = self.backends["builtin"].config
+        for (sg, oi), a in self.assignment.items():
+            if a.backend == BUILTIN:
+                op = self.model.subgraphs[sg].operations[oi]
+                ok, why = builtin.supports(op, self.model.subgraphs[sg])
+                if not ok:
+                    raise CompileError(f"op #{oi} {op.name} in subgraph {sg} must run on the "
+                                       f"builtin backend, which cannot run it yet: {why}")
+
+    def backend_options(self) -> dict:
+        c = self.config
+        return {"memory_planner": c.memory_planner, "num_threads": c.num_threads,
+                "max_tensor_bytes": c.max_tensor_bytes, **c.sections}
+
+    def compile_subgraph(self, sg: int, input_shapes: dict[int, tuple[int, ...]] | None = None
+                         ) -> CompiledSubgraph:
+        graph = self.model.subgraphs[sg]
+        op_backend = {oi: self.assignment[(sg, oi)].backend for oi in graph.operations}
+        lowered = lower(graph, op_backend, sg)
+        infer_shapes(lowered.graph, lowered.exec_order, input_shapes or {}, sg)
+        used = [BUILTIN] + [b for b in self.order if b in set(op_backend.values())]
+        contexts: dict[str, BackendContext] = {}
+        for bid in used:
+            data = ContextData(lowered.graph, sg, lowered.ops_of(bid), lowered.exec_order,
+                               lowered.operands_of(bid), self.backend_options())
+            contexts[bid] = self.backends[bid].new_context(data)
+        registries = {bid: ctx.gen_tensors() for bid, ctx in contexts.items()}
+        builtin = contexts[BUILTIN]
+        builtin.other_registries = [r for b, r in registries.items() if b != BUILTIN]
+        kernels = {}
+        for bid in used[1:] + [BUILTIN]:       # builtin last: Permute needs every registry
+            kernels.update(contexts[bid].gen_kernels())
+        steps = [Step(oi, lowered.op_backend[oi], kernels[oi]) for oi in lowered.exec_order]
+        executor = EXECUTORS[self.config.executor](steps, sg)
+        reg = registries[BUILTIN]
+        return CompiledSubgraph(sg, lowered, contexts, executor,
+                                [reg.get_itensor(i) for i in lowered.graph.inputs],
+                                [reg.get_itensor(o) for o in lowered.graph.outputs])
+
+    def release(self) -> None:
+        for bid in self.backends:
+            manager.release(bid)
+        self.backends.clear()

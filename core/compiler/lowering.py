@@ -1,0 +1,104 @@
+"""Lowering: split a subgraph across backends and insert Permute where an operand crosses.
+
+Every non-constant operand gets a home backend (its producer's; builtin for subgraph inputs).
+An op reading an operand homed elsewhere reads a Permute'd copy instead; every subgraph output
+is copied by a Permute into a builtin IO tensor that wraps the user's output array. Constants
+are not permuted: each backend that reads one makes its own tensor of it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ...errors import CompileError
+from ..ir import Graph, Operation, Params
+
+BUILTIN = "builtin"
+
+
+@dataclass
+class LoweredGraph:
+    graph: Graph                       # a copy of the subgraph with Permutes added
+    op_backend: dict[int, str]         # op index -> backend id
+    home: dict[int, str]               # non-constant operand -> owning backend id
+    exec_order: list[int]              # op indices in execution order
+    permutes: list[int] = field(default_factory=list)
+
+    def operands_of(self, backend_id: str) -> set[int]:
+        """Operands the backend owns: those homed there plus the constants its ops read."""
+        g = self.graph
+        owned = {o for o, b in self.home.items() if b == backend_id}
+        for oi, b in self.op_backend.items():
+            if b == backend_id:
+                owned.update(i for i in g.operations[oi].inputs
+                             if i >= 0 and g.operands[i].is_constant)
+        return owned
+
+    def ops_of(self, backend_id: str) -> list[int]:
+        return [oi for oi in self.exec_order if self.op_backend[oi] == backend_id]
+
+
+def copy_graph(graph: Graph) -> Graph:
+    g = Graph(graph.name, inputs=list(graph.inputs), outputs=list(graph.outputs))
+    g.operands = {i: o.clone(i) for i, o in graph.operands.items()}
+    g.operations = {i: Operation(op.index, op.type, op.builtin, list(op.inputs), list(op.outputs),
+                                 op.params, op.subtype, op.custom_code, op.version)
+                    for i, op in graph.operations.items()}
+    return g
+
+
+def lower(graph: Graph, op_backend: dict[int, str], sg_index: int = 0) -> LoweredGraph:
+    g = copy_graph(graph)
+    op_backend = dict(op_backend)
+    home: dict[int, str] = {i: BUILTIN for i in g.inputs}
+    for op in g.operations.values():
+        for o in op.outputs:
+            if o >= 0:
+                home[o] = op_backend[op.index]
+    for op in g.operations.values():      # variables and never-written operands: first reader's
+        for i in op.inputs:
+            if i >= 0 and i not in home and not g.operands[i].is_constant:
+                home[i] = op_backend[op.index]
+    lowered = LoweredGraph(g, op_backend, home, [])
+
+    def add_permute(src: int, dst_backend: str) -> int:
+        dst = g.new_operand_index()
+        g.operands[dst] = g.operands[src].clone(dst)
+        g.operands[dst].data = None
+        home[dst] = dst_backend
+        pi = g.new_operation_index()
+        g.operations[pi] = Operation(pi, "Permute", "PERMUTE", [src], [dst],
+                                     Params({"from": home.get(src, "const"), "to": dst_backend}))
+        op_backend[pi] = BUILTIN
+        lowered.permutes.append(pi)
+        return pi
+
+    written = set(g.inputs) | {i for i, o in g.operands.items() if o.is_constant}
+    produced = g.producers()
+    written |= {i for i in home if i not in produced and i not in g.inputs}
+    made: dict[tuple[int, str], int] = {}
+    order: list[int] = []
+    for oi in sorted(graph.operations):
+        op = g.operations[oi]
+        b = op_backend[oi]
+        for k, i in enumerate(op.inputs):
+            if i < 0:
+                continue
+            if i not in written:
+                raise CompileError(f"subgraph {sg_index} op #{oi} {op.name} reads tensor #{i} "
+                                   f"before any op writes it (the graph has a cycle or is "
+                                   f"out of order)")
+            if g.operands[i].is_constant or b == BUILTIN or home[i] == b:
+                continue
+            if (i, b) not in made:
+                pi = add_permute(i, b)
+                made[(i, b)] = pi
+                order.append(pi)
+            op.inputs[k] = g.operations[made[(i, b)]].outputs[0]
+        order.append(oi)
+        written.update(o for o in op.outputs if o >= 0)
+    for k, o in enumerate(g.outputs):
+        pi = add_permute(o, BUILTIN)
+        g.outputs[k] = g.operations[pi].outputs[0]
+        order.append(pi)
+    lowered.exec_order = order
+    return lowered

@@ -1,0 +1,39 @@
+"""Tensor element types: the schema's TensorType codes and their NumPy dtypes."""
+from __future__ import annotations
+
+import numpy as np
+
+# TensorType code -> (schema name, numpy dtype or None when NumPy has no such type)
+TENSOR_TYPES: dict[int, tuple[str, np.dtype | None]] = {
+    0: ("FLOAT32", np.dtype(np.float32)),
+    1: ("FLOAT16", np.dtype(np.float16)),
+    2: ("INT32", np.dtype(np.int32)),
+    3: ("UINT8", np.dtype(np.uint8)),
+    4: ("INT64", np.dtype(np.int64)),
+    5: ("STRING", None),
+    6: ("BOOL", np.dtype(np.bool_)),
+    7: ("INT16", np.dtype(np.int16)),
+    8: ("COMPLEX64", np.dtype(np.complex64)),
+    9: ("INT8", np.dtype(np.int8)),
+    10: ("FLOAT64", np.dtype(np.float64)),
+    11: ("COMPLEX128", np.dtype(np.complex128)),
+    12: ("UINT64", np.dtype(np.uint64)),
+    13: ("RESOURCE", None),
+    14: ("VARIANT", None),
+    15: ("UINT32", np.dtype(np.uint32)),
+    16: ("UINT16", np.dtype(np.uint16)),
+    17: ("INT4", None),
+    18: ("BFLOAT16", None),
+}
+
+
+def type_name(code: int) -> str:
+    """The schema's name of a TensorType code ("FLOAT32"), or "UNKNOWN(<code>)"."""
+    entry = TENSOR_TYPES.get(code)
+    return entry[0] if entry else f"UNKNOWN({code})"
+
+
+def numpy_dtype(code: int) -> np.dtype | None:
+    """The NumPy dtype of a TensorType code, None for types NumPy cannot hold."""
+    entry = TENSOR_TYPES.get(code)
+    return entry[1] if entry else None

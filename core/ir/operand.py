@@ -1,0 +1,58 @@
+"""Operands: the tensors of a graph, with shape, dtype, quantization and constant data."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Quantization:
+    """Affine quantization: real = scale * (q - zero_point), per tensor or per channel on `axis`."""
+
+    scale: np.ndarray
+    zero_point: np.ndarray
+    axis: int = 0
+
+    @property
+    def per_channel(self) -> bool:
+        return self.scale.size > 1
+
+    def as_dict(self) -> dict:
+        if self.per_channel:
+            return {"scale": self.scale.tolist(), "zero_point": self.zero_point.tolist(),
+                    "quantized_dimension": self.axis}
+        return {"scale": float(self.scale[0]), "zero_point": int(self.zero_point[0])}
+
+
+@dataclass
+class Operand:
+    """One tensor of a graph. `index` is the tensor's index in the model file's subgraph."""
+
+    index: int
+    name: str
+    shape: tuple[int, ...]
+    dtype: np.dtype | None
+    type_name: str = "FLOAT32"
+    quant: Quantization | None = None
+    data: np.ndarray | None = None          # constant data, a read-only view of the model file
+    shape_signature: tuple[int, ...] | None = None
+    is_variable: bool = False
+    sparsity: object | None = None          # SparsityParameters for DENSIFY inputs
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def is_constant(self) -> bool:
+        return self.data is not None
+
+    @property
+    def num_elements(self) -> int:
+        n = 1
+        for d in self.shape:
+            n *= max(d, 0)
+        return n
+
+    def clone(self, index: int, name: str | None = None) -> "Operand":
+        """A copy of this operand's description under another index (constant data shared)."""
+        return Operand(index, name or self.name, self.shape, self.dtype, self.type_name, self.quant,
+                       self.data, self.shape_signature, self.is_variable, self.sparsity, dict(self.extra))

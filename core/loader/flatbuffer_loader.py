@@ -1,0 +1,227 @@
+"""One loader, generic over the TFLite and Circle schemas, from file bytes to an ir.Model.
+
+The file is trusted only after checking: identifier, root offset, every vector length against
+the file size, every index against its table, and every constant buffer against its shape.
+Python's flatbuffers accessors raise on out-of-range reads; those become ModelLoadError too.
+"""
+from __future__ import annotations
+
+import struct
+from typing import Any
+
+import numpy as np
+
+from ...errors import ModelLoadError
+from ..ir import Graph, Model, Operand, Operation, Params, Quantization, ir_type_of
+from ..ir.dtypes import numpy_dtype, type_name
+from .schema import CIRCLE, SCHEMAS, TFLITE, Schema, read_table_fields, vector
+
+_PARSE_ERRORS = (struct.error, IndexError, ValueError, TypeError, OverflowError, KeyError,
+                 AttributeError, UnicodeDecodeError, RecursionError, MemoryError)
+
+
+def detect_schema(buf: Any, what: str) -> Schema:
+    """The schema whose file identifier the buffer carries."""
+    if len(buf) < 8:
+        raise ModelLoadError(f"{what}: file is {len(buf)} bytes, too short to be a model")
+    ident = bytes(buf[4:8])
+    for schema in SCHEMAS:
+        if ident == schema.identifier:
+            return schema
+    raise ModelLoadError(
+        f"{what}: unknown file identifier {ident!r}; expected b'TFL3' (TFLite) or b'CIR0' (Circle)")
+
+
+class _Reader:
+    def __init__(self, buf: Any, schema: Schema, what: str) -> None:
+        self.buf, self.schema, self.what = buf, schema, what
+        self.size = len(buf)
+
+    def fail(self, msg: str) -> ModelLoadError:
+        return ModelLoadError(f"{self.what}: {msg}")
+
+    def count(self, n: int, elem_size: int, what: str) -> int:
+        if n < 0 or n * elem_size > self.size:
+            raise self.fail(f"{what} declares {n} entries, more than the {self.size}-byte file holds")
+        return n
+
+    def read(self) -> Model:
+        root = struct.unpack_from("<I", self.buf, 0)[0]
+        if root + 4 > self.size:
+            raise self.fail(f"root table offset {root} is outside the file ({self.size} bytes)")
+        m = self.schema.cls("Model").GetRootAs(self.buf, 0)
+        opcodes = self._opcodes(m)
+        buffers = self._buffers(m)
+        n_sg = self.count(m.SubgraphsLength(), 4, "subgraphs vector")
+        if n_sg == 0:
+            raise self.fail("the model has no subgraph")
+        graphs = [self._subgraph(m.Subgraphs(i), i, opcodes, buffers, n_sg) for i in range(n_sg)]
+        desc = m.Description()
+        return Model(graphs, self.schema.fmt,
+                     description=desc.decode("utf-8", "replace") if desc else "")
+
+    def _opcodes(self, m: Any) -> list[tuple[str, str | None, int]]:
+        names = self.schema.builtin_names
+        out = []
+        for i in range(self.count(m.OperatorCodesLength(), 4, "operator_codes vector")):
+            oc = m.OperatorCodes(i)
+            code = oc.BuiltinCode()
+            dep = oc.DeprecatedBuiltinCode()
+            if self.schema is TFLITE or code >= 0:
+                code = max(code, dep)   # old files only set the deprecated byte
+            if code not in names:
+                raise self.fail(f"operator code {i} has unknown builtin code {code}")
+            custom = oc.CustomCode()
+            out.append((names[code], custom.decode("utf-8", "replace") if custom else None,
+                        oc.Version()))
+        return out
+
+    def _buffers(self, m: Any) -> list[np.ndarray | None]:
+        out: list[np.ndarray | None] = []
+        for i in range(self.count(m.BuffersLength(), 4, "buffers vector")):
+            b = m.Buffers(i)
+            offset, size = b.Offset(), b.Size()
+            if offset > 1:      # data stored after the flatbuffer (models over 2 GB)
+                if offset + size > self.size:
+                    raise self.fail(f"buffer {i} points at bytes {offset}..{offset + size}, "
+                                    f"outside the {self.size}-byte file")
+                out.append(np.frombuffer(self.buf, np.uint8, size, offset))
+                continue
+            n = self.count(b.DataLength(), 1, f"buffer {i}")
+            out.append(b.DataAsNumpy() if n else None)
+        return out
+
+    def _subgraph(self, sg: Any, sg_index: int, opcodes: list, buffers: list,
+                  n_sg: int) -> Graph:
+        name = sg.Name()
+        g = Graph(name.decode("utf-8", "replace") if name else f"subgraph_{sg_index}")
+        n_t = self.count(sg.TensorsLength(), 4, f"subgraph {sg_index} tensors vector")
+        for ti in range(n_t):
+            g.operands[ti] = self._tensor(sg.Tensors(ti), ti, sg_index, buffers)
+        where = f"subgraph {sg_index}"
+        g.inputs = self._indices(vector(sg.InputsAsNumpy), n_t, f"{where} inputs", allow_absent=False)
+        g.outputs = self._indices(vector(sg.OutputsAsNumpy), n_t, f"{where} outputs", allow_absent=False)
+        for oi in range(self.count(sg.OperatorsLength(), 4, f"{where} operators vector")):
+            g.operations[oi] = self._operator(sg.Operators(oi), oi, where, opcodes, n_t, n_sg)
+        return g
+
+    def _indices(self, arr: np.ndarray, n_t: int, what: str, allow_absent: bool = True) -> list[int]:
+        lo = -1 if allow_absent else 0
+        vals = [int(v) for v in arr]
+        for v in vals:
+            if v < lo or v >= n_t:
+                raise self.fail(f"{what} refer to tensor {v}, but the subgraph has {n_t} tensors")
+        return vals
+
+    def _tensor(self, t: Any, ti: int, sg_index: int, buffers: list) -> Operand:
+        where = f"subgraph {sg_index} tensor {ti}"
+        shape = tuple(int(d) for d in vector(t.ShapeAsNumpy))
+        if any(d < 0 for d in shape):
+            raise self.fail(f"{where} has a negative dimension in shape {shape}")
+        code = t.Type()
+        dtype = numpy_dtype(code)
+        name = t.Name()
+        sig = tuple(int(d) for d in vector(t.ShapeSignatureAsNumpy)) or None
+        op = Operand(ti, name.decode("utf-8", "replace") if name else f"t{ti}", shape, dtype,
+                     type_name(code), quant=self._quant(t.Quantization()),
+                     shape_signature=sig, is_variable=bool(t.IsVariable()))
+        bi = t.Buffer()
+        if bi < 0 or bi >= max(len(buffers), 1):
+            raise self.fail(f"{where} uses buffer {bi}, but the model has {len(buffers)} buffers")
+        data = buffers[bi] if buffers else None
+        sparsity = self._sparsity(t.Sparsity())
+        if sparsity is not None:
+            op.sparsity = sparsity
+        if data is not None and data.size and dtype is not None:
+            need = op.num_elements * dtype.itemsize
+            if sparsity is None:
+                if data.size < need:
+                    raise self.fail(f"{where} ({op.name!r}) has a {data.size}-byte buffer, shorter "
+                                    f"than its shape {shape} of {type_name(code)} needs ({need} bytes)")
+                op.data = data[:need].view(dtype).reshape(shape)
+            else:
+                if data.size % dtype.itemsize:
+                    raise self.fail(f"{where} sparse buffer size {data.size} is not a multiple of "
+                                    f"{dtype.itemsize}")
+                op.data = data.view(dtype)
+        elif data is not None and data.size:
+            op.data = data      # STRING and other raw types: keep the bytes
+        return op
+
+    def _sparsity(self, sp: Any) -> dict | None:
+        if sp is None:
+            return None
+        dims = []
+        for k in range(self.count(sp.DimMetadataLength(), 4, "sparsity dim_metadata")):
+            d = sp.DimMetadata(k)
+            meta = {"format": d.Format(), "dense_size": d.DenseSize()}
+            if d.Format() != 0:
+                meta["array_segments"] = self._index_vector(d.ArraySegmentsType(), d.ArraySegments())
+                meta["array_indices"] = self._index_vector(d.ArrayIndicesType(), d.ArrayIndices())
+            dims.append(meta)
+        return {"traversal_order": [int(v) for v in vector(sp.TraversalOrderAsNumpy)],
+                "block_map": [int(v) for v in vector(sp.BlockMapAsNumpy)], "dim_metadata": dims}
+
+    def _index_vector(self, kind: int, table: Any) -> np.ndarray:
+        names = {1: "Int32Vector", 2: "Uint16Vector", 3: "Uint8Vector"}
+        if kind not in names or table is None:
+            raise self.fail(f"sparse index vector of unknown type {kind}")
+        vec = self.schema.cls(names[kind])()
+        vec.Init(table.Bytes, table.Pos)
+        return vector(vec.ValuesAsNumpy)
+
+    def _quant(self, q: Any) -> Quantization | None:
+        if q is None:
+            return None
+        scale = vector(q.ScaleAsNumpy).astype(np.float32)
+        if scale.size == 0:
+            return None
+        zp = vector(q.ZeroPointAsNumpy).astype(np.int64)
+        if zp.size == 0:
+            zp = np.zeros(scale.size, np.int64)
+        return Quantization(scale, zp, int(q.QuantizedDimension()))
+
+    def _operator(self, op: Any, oi: int, where: str, opcodes: list, n_t: int,
+                  n_sg: int) -> Operation:
+        idx = op.OpcodeIndex()
+        if idx >= len(opcodes):
+            raise self.fail(f"{where} operator {oi} uses operator code {idx}, "
+                            f"but the model has {len(opcodes)}")
+        builtin, custom, version = opcodes[idx]
+        inputs = self._indices(vector(op.InputsAsNumpy), n_t, f"{where} operator {oi} inputs")
+        outputs = self._indices(vector(op.OutputsAsNumpy), n_t, f"{where} operator {oi} outputs")
+        params: dict[str, Any] = {}
+        opt_type = op.BuiltinOptionsType()
+        if opt_type:
+            table = op.BuiltinOptions()
+            opt_name = self.schema.option_names.get(opt_type)
+            if table is not None and opt_name:
+                params = read_table_fields(self.schema, table, opt_name)
+        if custom is not None:
+            n = self.count(op.CustomOptionsLength(), 1, f"{where} operator {oi} custom options")
+            params["custom_options"] = bytes(op.CustomOptionsAsNumpy()) if n else b""
+        if self.schema is CIRCLE and "adjoint_lhs" in params:
+            params["adj_x"], params["adj_y"] = params["adjoint_lhs"], params["adjoint_rhs"]
+        for key in ("then_subgraph_index", "else_subgraph_index", "cond_subgraph_index",
+                    "body_subgraph_index", "init_subgraph_index", "subgraph"):
+            if key in params and not 0 <= params[key] < n_sg:
+                raise self.fail(f"{where} operator {oi} ({builtin}) refers to subgraph "
+                                f"{params[key]}, but the model has {n_sg}")
+        ir_type, sub_field = ir_type_of(builtin)
+        if sub_field:
+            params[sub_field] = builtin
+        return Operation(oi, ir_type, builtin, inputs, outputs, Params(params),
+                         subtype=builtin if sub_field else None, custom_code=custom,
+                         version=version)
+
+
+def load_flatbuffer(buf: Any, what: str) -> Model:
+    """Parse a TFLite or Circle flatbuffer (bytes, mmap or memoryview) into an ir.Model."""
+    schema = detect_schema(buf, what)
+    try:
+        return _Reader(buf, schema, what).read()
+    except ModelLoadError:
+        raise
+    except _PARSE_ERRORS as e:
+        raise ModelLoadError(f"{what}: corrupt or truncated {schema.fmt} file "
+                             f"({type(e).__name__}: {e})") from e

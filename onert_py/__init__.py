@@ -1,0 +1,14 @@
+"""onert_py: a Python inference runtime for TFLite and Circle models, in onert's shape."""
+from __future__ import annotations
+
+from . import errors
+from .errors import (BackendNotAvailableError, CompileError, ConfigError, ExecutionError,
+                     InputError, ModelLoadError, OnertPyError, UnsupportedOperationError)
+from .session import Session
+from .tensorinfo import TensorInfo
+
+__version__ = "0.1.0"
+
+__all__ = ["Session", "TensorInfo", "errors", "OnertPyError", "ModelLoadError", "ConfigError",
+           "BackendNotAvailableError", "CompileError", "UnsupportedOperationError",
+           "InputError", "ExecutionError", "__version__"]

@@ -1,0 +1,45 @@
+"""Errors raised by onert_py, one class per phase in which a problem shows up."""
+from __future__ import annotations
+
+
+class OnertPyError(Exception):
+    """Base class of every error onert_py raises on purpose."""
+
+
+class ModelLoadError(OnertPyError):
+    """The model file (or nnpackage) is missing, corrupt, truncated or inconsistent."""
+
+
+class ConfigError(OnertPyError, ValueError):
+    """A configuration value (argument, YAML file, environment variable) is invalid."""
+
+
+class BackendNotAvailableError(OnertPyError):
+    """None of the requested backends could be loaded; `reasons` maps each id to why."""
+
+    def __init__(self, message: str, reasons: dict[str, str] | None = None) -> None:
+        super().__init__(message)
+        self.reasons = dict(reasons or {})
+
+
+class CompileError(OnertPyError):
+    """The model could not be compiled for the chosen backends."""
+
+
+class UnsupportedOperationError(CompileError):
+    """An operation has no backend able to run it; the message names op, index and backends."""
+
+    def __init__(self, message: str, op_type: str = "", op_index: int = -1,
+                 reasons: dict[str, str] | None = None) -> None:
+        super().__init__(message)
+        self.op_type = op_type
+        self.op_index = op_index
+        self.reasons = dict(reasons or {})
+
+
+class InputError(OnertPyError, ValueError):
+    """The arrays given to `Session.run` do not match the model's inputs."""
+
+
+class ExecutionError(OnertPyError):
+    """A kernel failed while the model ran."""

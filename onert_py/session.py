@@ -1,0 +1,174 @@
+"""Session: load a model, compile it for the chosen backends, run it."""
+from __future__ import annotations
+
+import os
+import threading
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+
+from . import config as config_mod
+from .core.compiler import CompiledSubgraph, Compiler
+from .core.loader import load_model
+from .errors import CompileError, InputError, OnertPyError
+from .explain import explain as explain_text
+from .tensorinfo import TensorInfo
+
+
+class Session:
+    """A compiled model, ready to run.
+
+    >>> sess = Session("model.tflite", backends="cpu")
+    >>> outputs = sess.run([x])
+    """
+
+    def __init__(self, model: str | os.PathLike | bytes, backends: str | Sequence[str] | None = None,
+                 config: str | os.PathLike | Mapping[str, Any] | None = None) -> None:
+        self._model = load_model(model)
+        self.config = config_mod.resolve(config, package=self._model.package_config,
+                                         backends=backends)
+        self._compiler = Compiler(self._model, self.config)
+        self._graph = self._model.primary
+        self._input_shapes = {i: tuple(self._graph.operands[i].shape) for i in self._graph.inputs}
+        self._compiled: CompiledSubgraph = self._compiler.compile_subgraph(0, self._input_shapes)
+        self._lock = threading.Lock()
+        self._blas_limit = None
+
+    # ---- model description -------------------------------------------------------------
+    def _info(self, index: int, shape: tuple[int, ...]) -> TensorInfo:
+        o = self._graph.operands[index]
+        return TensorInfo(o.name, tuple(shape), o.dtype, o.quant.as_dict() if o.quant else None)
+
+    @property
+    def inputs(self) -> list[TensorInfo]:
+        g = self._compiled.lowered.graph
+        return [self._info(i, g.operands[i].shape) for i in self._graph.inputs]
+
+    @property
+    def outputs(self) -> list[TensorInfo]:
+        lg = self._compiled.lowered.graph
+        return [self._info(o, lg.operands[lo].shape)
+                for o, lo in zip(self._graph.outputs, lg.outputs)]
+
+    @property
+    def backends(self) -> list[str]:
+        """The backends that loaded, in preference order."""
+        return list(self._compiler.order)
+
+    def explain(self) -> str:
+        """Per op: the backend it runs on and why; the Permutes inserted."""
+        return explain_text(self._compiler, self._compiled)
+
+    # ---- shapes ------------------------------------------------------------------------
+    def _input_position(self, key: int | str) -> int:
+        names = [self._graph.operands[i].name for i in self._graph.inputs]
+        if isinstance(key, str):
+            if key not in names:
+                raise InputError(f"no input named {key!r}; inputs: {names}")
+            return names.index(key)
+        if not 0 <= key < len(names):
+            raise InputError(f"input index {key} out of range; the model has {len(names)} inputs")
+        return key
+
+    def set_input_shape(self, key: int | str, shape: Sequence[int]) -> None:
+        """Resize one input (e.g. a new batch size); shapes are inferred and memory replanned."""
+        pos = self._input_position(key)
+        shape = tuple(int(d) for d in shape)
+        index = self._graph.inputs[pos]
+        declared = self._graph.operands[index]
+        if len(shape) != len(declared.shape) or any(d < 0 for d in shape):
+            raise InputError(f"input {pos} ({declared.name!r}): shape {shape} must have rank "
+                             f"{len(declared.shape)} and no negative dimension")
+        if self._input_shapes[index] == shape:
+            return
+        new_shapes = dict(self._input_shapes)
+        new_shapes[index] = shape
+        compiled = self._compiler.compile_subgraph(0, new_shapes)
+        self._compiled.release()
+        self._compiled, self._input_shapes = compiled, new_shapes
+
+    # ---- running -----------------------------------------------------------------------
+    def _bind_inputs(self, inputs: Sequence[np.ndarray] | Mapping[str, np.ndarray]) -> list:
+        g = self._graph
+        names = [g.operands[i].name for i in g.inputs]
+        if isinstance(inputs, Mapping):
+            unknown = sorted(set(inputs) - set(names))
+            missing = [n for n in names if n not in inputs]
+            if unknown or missing:
+                raise InputError(f"inputs by name: unknown {unknown}, missing {missing}; "
+                                 f"the model's inputs are {names}")
+            arrays = [inputs[n] for n in names]
+        elif isinstance(inputs, np.ndarray):
+            arrays = [inputs]
+        else:
+            arrays = list(inputs)
+        if len(arrays) != len(names):
+            raise InputError(f"the model has {len(names)} input(s) {names}, got {len(arrays)}")
+        out = []
+        for pos, (index, a) in enumerate(zip(g.inputs, arrays)):
+            o = g.operands[index]
+            if not isinstance(a, np.ndarray):
+                a = np.asarray(a)
+                if a.dtype != o.dtype and a.dtype.kind == o.dtype.kind:
+                    a = a.astype(o.dtype)
+            if a.dtype != o.dtype:
+                raise InputError(f"input {pos} ({o.name!r}): expected dtype {o.dtype}, got "
+                                 f"{a.dtype}")
+            expected = self._input_shapes[index]
+            if tuple(a.shape) != expected:
+                raise InputError(f"input {pos} ({o.name!r}): expected shape {expected}, got "
+                                 f"{tuple(a.shape)}; call set_input_shape({pos}, {tuple(a.shape)}) "
+                                 f"to resize")
+            out.append(a)
+        return out
+
+    def run(self, inputs: Sequence[np.ndarray] | Mapping[str, np.ndarray]) -> list[np.ndarray]:
+        """Run the model; returns fresh arrays in model output order."""
+        arrays = self._bind_inputs(inputs)
+        with self._lock:
+            self._apply_threads()
+            compiled = self._compiled
+            for t, a in zip(compiled.inputs, arrays):
+                t.bind_user(a)
+            outs = [np.empty(t.shape, t.dtype) for t in compiled.outputs]
+            for t, a in zip(compiled.outputs, outs):
+                t.bind_user(a)
+            try:
+                with np.errstate(all="ignore"):    # inf/nan propagate as in TFLite, silently
+                    compiled.executor.execute()
+            finally:
+                for t in compiled.inputs:
+                    t.set_buffer(None)
+        return outs
+
+    def _apply_threads(self) -> None:
+        n = self.config.num_threads
+        if n is None or _blas_threads.get("n") == n:
+            return
+        from threadpoolctl import threadpool_limits
+        threadpool_limits(limits=n)
+        _blas_threads["n"] = n
+
+    def close(self) -> None:
+        """Release backend contexts, buffers and the model mapping."""
+        if getattr(self, "_compiler", None) is None:
+            return
+        self._compiled.release()
+        self._compiler.release()
+        self._model.close()
+        self._compiler = None
+
+    def __enter__(self) -> "Session":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return (f"Session({self._model.path or '<bytes>'}, backends={self.backends}, "
+                f"inputs={len(self._graph.inputs)}, outputs={len(self._graph.outputs)})")
+
+
+_blas_threads: dict[str, int] = {}
+
+__all__ = ["Session", "TensorInfo", "OnertPyError", "CompileError"]
