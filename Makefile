@@ -10,7 +10,7 @@ venv: $(STAMP)
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q --upgrade pip "setuptools>=77" wheel
 	$(PY) -m pip install -q -e ".[test,bench]"
 	touch $(STAMP)
 

@@ -27,10 +27,18 @@ class Session:
         self._model = load_model(model)
         self.config = config_mod.resolve(config, package=self._model.package_config,
                                          backends=backends)
-        self._compiler = Compiler(self._model, self.config)
+        self._compiler: Compiler | None = Compiler(self._model, self.config)
         self._graph = self._model.primary
         self._input_shapes = {i: tuple(self._graph.operands[i].shape) for i in self._graph.inputs}
-        self._compiled: CompiledSubgraph = self._compiler.compile_subgraph(0, self._input_shapes)
+        try:
+            self._compiled: CompiledSubgraph = self._compiler.compile_subgraph(
+                0, self._input_shapes)
+        except BaseException as e:
+            self._compiler.release()
+            self._compiler = None
+            if isinstance(e, Exception) and not isinstance(e, OnertPyError):
+                raise _unexpected_compile_error(e) from e
+            raise
         self._lock = threading.Lock()
         self._blas_limit = None
 
@@ -83,7 +91,12 @@ class Session:
             return
         new_shapes = dict(self._input_shapes)
         new_shapes[index] = shape
-        compiled = self._compiler.compile_subgraph(0, new_shapes)
+        try:
+            compiled = self._compiler.compile_subgraph(0, new_shapes)
+        except OnertPyError:
+            raise
+        except Exception as e:
+            raise _unexpected_compile_error(e) from e
         self._compiled.release()
         self._compiled, self._input_shapes = compiled, new_shapes
 
@@ -124,6 +137,8 @@ class Session:
 
     def run(self, inputs: Sequence[np.ndarray] | Mapping[str, np.ndarray]) -> list[np.ndarray]:
         """Run the model; returns fresh arrays in model output order."""
+        if self._compiler is None:
+            raise OnertPyError("this session is closed; create a new Session to run again")
         arrays = self._bind_inputs(inputs)
         with self._lock:
             self._apply_threads()
@@ -158,6 +173,12 @@ class Session:
         self._model.close()
         self._compiler = None
 
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:
+            pass
+
     def __enter__(self) -> "Session":
         return self
 
@@ -170,5 +191,11 @@ class Session:
 
 
 _blas_threads: dict[str, int] = {}
+
+
+def _unexpected_compile_error(e: Exception) -> CompileError:
+    """A non-onert_py exception out of compilation (a kernel's configure() or a pass that did not
+    validate a malformed model) still surfaces as a CompileError, with the cause chained."""
+    return CompileError(f"compiling the model failed: {type(e).__name__}: {e}")
 
 __all__ = ["Session", "TensorInfo", "OnertPyError", "CompileError"]

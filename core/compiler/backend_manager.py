@@ -73,6 +73,11 @@ class BackendManager:
             if destroy is not None:
                 destroy(backend)
 
+    def module_of(self, backend_id: str) -> ModuleType | None:
+        """The module a loaded backend came from (None if it is not loaded)."""
+        entry = self._loaded.get(backend_id)
+        return entry[1] if entry else None
+
     def users(self, backend_id: str) -> int:
         return self._users.get(backend_id, 0)
 

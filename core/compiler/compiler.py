@@ -41,13 +41,17 @@ class Compiler:
         self.backends: dict[str, Backend] = {}
         self.failures: dict[str, str] = {}
         self._load_backends()
-        rules = Rules(config.op_backend_allops, dict(config.op_backend),
-                      dict(config.op_backend_map))
-        self._check_rules(rules)
-        self.order = [b for b in self.requested if b in self.backends]
-        self.assignment: dict[tuple[int, int], Assignment] = assign(
-            model, self.backends, self.order, rules)
-        self._check_builtin()
+        try:
+            rules = Rules(config.op_backend_allops, dict(config.op_backend),
+                          dict(config.op_backend_map))
+            self._check_rules(rules)
+            self.order = [b for b in self.requested if b in self.backends]
+            self.assignment: dict[tuple[int, int], Assignment] = assign(
+                model, self.backends, self.order, rules)
+            self._check_builtin()
+        except BaseException:
+            self.release()
+            raise
 
     def _load_backends(self) -> None:
         self.backends["builtin"] = manager.load("builtin")
@@ -59,6 +63,7 @@ class Compiler:
             except BackendNotAvailableError as e:
                 self.failures[bid] = str(e)
         if not any(b in self.backends for b in self.requested):
+            self.release()
             detail = "; ".join(f"{b}: {why}" for b, why in self.failures.items())
             raise BackendNotAvailableError(
                 f"none of the requested backends could be loaded ({detail}); bundled backends: "

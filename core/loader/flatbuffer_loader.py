@@ -14,7 +14,8 @@ import numpy as np
 from ...errors import ModelLoadError
 from ..ir import Graph, Model, Operand, Operation, Params, Quantization, ir_type_of
 from ..ir.dtypes import numpy_dtype, type_name
-from .schema import CIRCLE, SCHEMAS, TFLITE, Schema, read_table_fields, vector
+from .schema import (CIRCLE, EMPTY_TABLE, SCHEMAS, TFLITE, Schema, options_table,
+                     read_table_fields, vector)
 
 _PARSE_ERRORS = (struct.error, IndexError, ValueError, TypeError, OverflowError, KeyError,
                  AttributeError, UnicodeDecodeError, RecursionError, MemoryError)
@@ -103,7 +104,27 @@ class _Reader:
         g.outputs = self._indices(vector(sg.OutputsAsNumpy), n_t, f"{where} outputs", allow_absent=False)
         for oi in range(self.count(sg.OperatorsLength(), 4, f"{where} operators vector")):
             g.operations[oi] = self._operator(sg.Operators(oi), oi, where, opcodes, n_t, n_sg)
+        self._check_writers(g, where)
         return g
+
+    def _check_writers(self, g: Graph, where: str) -> None:
+        """Every tensor is written at most once, never a subgraph input, never a constant."""
+        writer: dict[int, int] = {}
+        inputs = set(g.inputs)
+        for oi, op in g.operations.items():
+            for t in op.outputs:
+                if t < 0:
+                    continue
+                if t in inputs:
+                    raise self.fail(f"{where} operator {oi} ({op.name}) writes tensor {t}, "
+                                    f"which is an input of the subgraph")
+                if g.operands[t].is_constant:
+                    raise self.fail(f"{where} operator {oi} ({op.name}) writes tensor {t}, "
+                                    f"which is a constant (has buffer data)")
+                if t in writer:
+                    raise self.fail(f"{where} tensor {t} is written by operator {writer[t]} and "
+                                    f"again by operator {oi}")
+                writer[t] = oi
 
     def _indices(self, arr: np.ndarray, n_t: int, what: str, allow_absent: bool = True) -> list[int]:
         lo = -1 if allow_absent else 0
@@ -181,6 +202,29 @@ class _Reader:
             zp = np.zeros(scale.size, np.int64)
         return Quantization(scale, zp, int(q.QuantizedDimension()))
 
+    def _options(self, op: Any, oi: int, where: str, builtin: str) -> dict[str, Any]:
+        """The operator's options as {field: value}. Absent options mean the table's defaults
+        (as in TFLite); options of another table than the one the op uses are corrupt."""
+        try:
+            return self._read_options(op, oi, where, builtin)
+        except ValueError as e:     # an enum field holding a value its enum lacks
+            raise self.fail(f"{where} operator {oi} ({builtin}): {e}") from None
+
+    def _read_options(self, op: Any, oi: int, where: str, builtin: str) -> dict[str, Any]:
+        expected = options_table(self.schema, builtin)
+        opt_type = op.BuiltinOptionsType()
+        found = self.schema.option_names.get(opt_type) if opt_type else None
+        table = op.BuiltinOptions() if opt_type else None
+        if expected is not None:
+            if opt_type and found != expected:
+                raise self.fail(f"{where} operator {oi} ({builtin}) has options of type "
+                                f"{found or opt_type}, but {builtin} takes {expected}")
+            return read_table_fields(self.schema, table if table is not None else EMPTY_TABLE,
+                                     expected)
+        if table is not None and found:
+            return read_table_fields(self.schema, table, found)
+        return {}
+
     def _operator(self, op: Any, oi: int, where: str, opcodes: list, n_t: int,
                   n_sg: int) -> Operation:
         idx = op.OpcodeIndex()
@@ -190,13 +234,7 @@ class _Reader:
         builtin, custom, version = opcodes[idx]
         inputs = self._indices(vector(op.InputsAsNumpy), n_t, f"{where} operator {oi} inputs")
         outputs = self._indices(vector(op.OutputsAsNumpy), n_t, f"{where} operator {oi} outputs")
-        params: dict[str, Any] = {}
-        opt_type = op.BuiltinOptionsType()
-        if opt_type:
-            table = op.BuiltinOptions()
-            opt_name = self.schema.option_names.get(opt_type)
-            if table is not None and opt_name:
-                params = read_table_fields(self.schema, table, opt_name)
+        params = self._options(op, oi, where, builtin)
         if custom is not None:
             n = self.count(op.CustomOptionsLength(), 1, f"{where} operator {oi} custom options")
             params["custom_options"] = bytes(op.CustomOptionsAsNumpy()) if n else b""

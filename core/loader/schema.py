@@ -9,7 +9,9 @@ from functools import lru_cache
 from types import ModuleType
 from typing import Any, Callable
 
+import flatbuffers
 import numpy as np
+from flatbuffers.table import Table
 
 from ..ir.dtypes import type_name
 from ..ir.op_catalog import CIRCLE_EXTRA_CODES
@@ -107,17 +109,23 @@ def read_table_fields(schema: Schema, table: Any, cls_name: str) -> dict[str, An
             continue
         value = getattr(obj, meth)()
         if key in ENUM_FIELDS and isinstance(value, int):
-            value = enum_name(schema, ENUM_FIELDS[key], value)
+            name = enum_name(schema, ENUM_FIELDS[key], value)
+            if name is None:
+                raise ValueError(f"{cls_name}.{key} has the value {value}, which is not a "
+                                 f"{ENUM_FIELDS[key]}")
+            value = name
         elif isinstance(value, bytes):
             value = value.decode("utf-8", "replace")
         values[key] = value
     return values
 
 
-def enum_name(schema: Schema, enum: str, value: int) -> str:
+def enum_name(schema: Schema, enum: str, value: int) -> str | None:
+    """The member name of an enum value, None when the enum has no such value."""
     if enum == "TensorType":
-        return type_name(value)
-    return _enum_names(schema.package, enum).get(value, str(value))
+        name = type_name(value)
+        return None if name.startswith("UNKNOWN") else name
+    return _enum_names(schema.package, enum).get(value)
 
 
 def vector(getter: Callable[[], Any]) -> np.ndarray:
@@ -128,3 +136,28 @@ def vector(getter: Callable[[], Any]) -> np.ndarray:
 
 def module(schema: Schema, name: str) -> ModuleType:
     return importlib.import_module(f"{schema.package}.{name}")
+
+
+@lru_cache(maxsize=None)
+def _options_tables(package: str) -> dict[str, str]:
+    from onert_py._schema_options import op_options_tables
+    union = _enum_names(package, "BuiltinOptions")
+    return {op: t for op, t in op_options_tables(package).items() if t in union.values()}
+
+
+def options_table(schema: Schema, builtin: str) -> str | None:
+    """The BuiltinOptions table that operator `builtin` takes, or None (no options, or a
+    BuiltinOptions2 table)."""
+    return _options_tables(schema.package).get(builtin)
+
+
+def _empty_table() -> Table:
+    """A table with no fields set: reading it through any options class gives the defaults."""
+    b = flatbuffers.Builder(16)
+    b.StartObject(0)
+    b.Finish(b.EndObject())
+    buf = bytes(b.Output())
+    return Table(buf, int.from_bytes(buf[:4], "little"))
+
+
+EMPTY_TABLE = _empty_table()

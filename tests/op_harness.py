@@ -1,0 +1,107 @@
+"""The shared op-test helper: run one model on onert_py and on the TFLite interpreter and
+compare every output. Op tests parametrize over `BACKENDS`; a backend that cannot load on this
+machine is skipped with the reason the runtime gives."""
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any, Sequence
+
+import numpy as np
+import pytest
+
+import onert_py
+from onert_py.errors import BackendNotAvailableError
+from onert_py.model_builder import single_op_model
+
+try:
+    from oracle import tflite_run
+except ImportError:  # tests collected as a package
+    from tests.oracle import tflite_run
+
+# Every backend the op suite runs on; a backend that cannot load here is skipped.
+BACKENDS: list[str] = ["cpu"]
+
+# Tolerances by kind of computation (integer and bool outputs are always compared exactly).
+EXACT = {"rtol": 0.0, "atol": 0.0}
+ELEMENTWISE = {"rtol": 1e-5, "atol": 1e-6}    # one rounding per element, data movement
+ACCUMULATE = {"rtol": 1e-4, "atol": 1e-5}     # long sums, transcendental functions
+
+Spec = tuple[str, Sequence[int], str]
+
+
+@lru_cache(maxsize=None)
+def _backend_problem(name: str) -> str | None:
+    """Why backend `name` cannot load on this machine, or None when it can."""
+    model = single_op_model("ADD", [("a", (1, 4), "float32"), ("b", (1, 4), "float32")],
+                            [("y", (1, 4), "float32")])
+    try:
+        onert_py.Session(model, backends=name)
+    except BackendNotAvailableError as e:
+        return str(e)
+    except onert_py.CompileError:
+        return None   # it loaded; refusing this one op is a matter for the op tests
+    return None
+
+
+def backend_or_skip(name: str) -> str:
+    """`name` if that backend loads here; otherwise skip the calling test with the reason."""
+    problem = _backend_problem(name)
+    if problem is not None:
+        pytest.skip(f"backend {name} is not available: {problem}")
+    return name
+
+
+def run_onert(model: bytes, inputs: Sequence[np.ndarray],
+              backends: str | Sequence[str] = "cpu") -> list[np.ndarray]:
+    """The outputs of `model` run by onert_py on `backends`."""
+    session = onert_py.Session(model, backends=backends)
+    return [np.array(o, copy=True) for o in session.run(list(inputs))]
+
+
+def check_op(model: bytes, inputs: Sequence[np.ndarray], backends: str | Sequence[str] = "cpu",
+             rtol: float = 1e-5, atol: float = 1e-6,
+             reference: bytes | None = None) -> list[np.ndarray]:
+    """Run `model` on onert_py and on the TFLite interpreter; assert equal output shapes and
+    dtypes, exactly equal integer/bool values and float values within rtol/atol. `reference`,
+    when given, is an equivalent model the interpreter runs instead (for a form of an op that
+    the interpreter refuses, such as a convolution without bias). Returns onert_py's outputs."""
+    expected = tflite_run(model if reference is None else reference, list(inputs))
+    got = run_onert(model, inputs, backends)
+    assert len(got) == len(expected), f"{len(got)} outputs, the interpreter gives {len(expected)}"
+    for k, (g, e) in enumerate(zip(got, expected)):
+        what = f"output {k} on {backends}"
+        assert g.shape == e.shape, f"{what}: shape {g.shape}, the interpreter gives {e.shape}"
+        assert g.dtype == e.dtype, f"{what}: dtype {g.dtype}, the interpreter gives {e.dtype}"
+        if e.dtype.kind in "fc":
+            np.testing.assert_allclose(g, e, rtol=rtol, atol=atol, err_msg=what)
+        else:
+            np.testing.assert_array_equal(g, e, err_msg=what)
+    return got
+
+
+# ---- small builders shared by the op test modules -------------------------------------------
+def rand(rng: np.random.Generator, shape: Sequence[int], dtype: str = "float32",
+         low: float = -2.0, high: float = 2.0) -> np.ndarray:
+    """Uniform values in [low, high) (integers: [low, high)) of `dtype`."""
+    shape = tuple(shape)
+    if np.dtype(dtype).kind in "iu":
+        return rng.integers(int(low), int(high), size=shape).astype(dtype)
+    if np.dtype(dtype).kind == "b":
+        return rng.random(shape) < 0.5
+    return rng.uniform(low, high, size=shape).astype(dtype)
+
+
+def unary_model(op: str, shape: Sequence[int], dtype: str = "float32",
+                out_dtype: str | None = None, out_shape: Sequence[int] | None = None,
+                **options: Any) -> bytes:
+    """A model computing `op` on one graph input."""
+    return single_op_model(op, [("x", tuple(shape), dtype)],
+                           [("y", tuple(out_shape or shape), out_dtype or dtype)], **options)
+
+
+def binary_model(op: str, a_shape: Sequence[int], b_shape: Sequence[int], dtype: str = "float32",
+                 out_dtype: str | None = None, **options: Any) -> bytes:
+    """A model computing `op` on two graph inputs, the output shape broadcast from theirs."""
+    out = tuple(np.broadcast_shapes(tuple(a_shape), tuple(b_shape)))
+    return single_op_model(op, [("a", tuple(a_shape), dtype), ("b", tuple(b_shape), dtype)],
+                           [("y", out, out_dtype or dtype)], **options)

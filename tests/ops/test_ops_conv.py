@@ -1,0 +1,166 @@
+"""CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED and BATCH_MATMUL against the TFLite interpreter."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from onert_py.model_builder import single_op_model
+from op_harness import ACCUMULATE, check_op, rand
+
+
+def conv_out(size: int, k: int, stride: int, dilation: int, padding: str) -> int:
+    """TFLite's output size of a convolution or pooling window along one axis."""
+    if padding == "SAME":
+        return (size + stride - 1) // stride
+    return (size - ((k - 1) * dilation + 1) + stride) // stride
+
+
+# ---- CONV_2D ---------------------------------------------------------------------------------
+# (input NHWC, filter OHWI, stride (h, w), dilation (h, w), padding, bias, activation)
+CONV_CASES = {
+    "same_s1": ((1, 7, 8, 3), (4, 3, 3, 3), (1, 1), (1, 1), "SAME", True, "NONE"),
+    "valid_s1": ((1, 7, 8, 3), (4, 3, 3, 3), (1, 1), (1, 1), "VALID", True, "NONE"),
+    "same_s2": ((1, 7, 8, 3), (4, 3, 3, 3), (2, 2), (1, 1), "SAME", True, "NONE"),
+    "valid_s2": ((1, 9, 8, 3), (4, 3, 3, 3), (2, 2), (1, 1), "VALID", True, "NONE"),
+    "stride_1x2": ((1, 6, 9, 2), (3, 3, 3, 2), (1, 2), (1, 1), "SAME", True, "NONE"),
+    "kernel_3x2": ((1, 6, 7, 3), (5, 3, 2, 3), (1, 1), (1, 1), "SAME", True, "NONE"),
+    "dilation2_same": ((1, 9, 9, 3), (4, 3, 3, 3), (1, 1), (2, 2), "SAME", True, "NONE"),
+    "dilation2_valid": ((1, 9, 10, 3), (4, 3, 3, 3), (1, 1), (2, 2), "VALID", True, "NONE"),
+    "dilation_2x1": ((1, 8, 8, 2), (3, 3, 3, 2), (1, 1), (2, 1), "SAME", True, "NONE"),
+    "pointwise": ((1, 5, 6, 8), (16, 1, 1, 8), (1, 1), (1, 1), "VALID", True, "NONE"),
+    "pointwise_s2": ((1, 6, 6, 8), (4, 1, 1, 8), (2, 2), (1, 1), "SAME", True, "NONE"),
+    "no_bias": ((1, 7, 8, 3), (4, 3, 3, 3), (1, 1), (1, 1), "SAME", False, "NONE"),
+    "relu": ((1, 7, 8, 3), (4, 3, 3, 3), (1, 1), (1, 1), "SAME", True, "RELU"),
+    "relu6": ((1, 7, 8, 3), (4, 3, 3, 3), (2, 2), (1, 1), "VALID", True, "RELU6"),
+    "relu_n1_to_1": ((1, 5, 5, 3), (4, 3, 3, 3), (1, 1), (1, 1), "SAME", True, "RELU_N1_TO_1"),
+    "batch2": ((2, 7, 8, 3), (4, 3, 3, 3), (1, 1), (1, 1), "SAME", True, "RELU"),
+    "batch2_pointwise": ((2, 4, 4, 5), (3, 1, 1, 5), (1, 1), (1, 1), "SAME", False, "RELU6"),
+    "kernel_5x5": ((1, 10, 10, 4), (8, 5, 5, 4), (2, 2), (1, 1), "SAME", True, "NONE"),
+}
+
+
+@pytest.mark.parametrize("case", list(CONV_CASES))
+def test_conv2d(backend, rng, case):
+    xs, ws, (sh, sw), (dh, dw), padding, has_bias, act = CONV_CASES[case]
+    w = rand(rng, ws)
+    bias = rand(rng, ws[:1]) if has_bias else None
+    out = (xs[0], conv_out(xs[1], ws[1], sh, dh, padding),
+           conv_out(xs[2], ws[2], sw, dw, padding), ws[0])
+    opts = dict(padding=padding, stride_h=sh, stride_w=sw, dilation_h_factor=dh,
+                dilation_w_factor=dw, fused_activation_function=act)
+    model = single_op_model("CONV_2D", [("x", xs, "float32"), w, bias], [("y", out, "float32")],
+                            **opts)
+    # the interpreter needs a bias: it runs the same convolution with a zero one
+    ref = None if has_bias else single_op_model(
+        "CONV_2D", [("x", xs, "float32"), w, np.zeros(ws[:1], np.float32)],
+        [("y", out, "float32")], **opts)
+    check_op(model, [rand(rng, xs)], backend, reference=ref, **ACCUMULATE)
+
+
+def test_conv2d_filter_as_input(backend, rng):
+    """A filter fed at run time (not a constant)."""
+    model = single_op_model("CONV_2D", [("x", (1, 6, 6, 3), "float32"),
+                                        ("w", (2, 3, 3, 3), "float32"), rand(rng, (2,))],
+                            [("y", (1, 6, 6, 2), "float32")], padding="SAME")
+    check_op(model, [rand(rng, (1, 6, 6, 3)), rand(rng, (2, 3, 3, 3))], backend, **ACCUMULATE)
+
+
+# ---- DEPTHWISE_CONV_2D -----------------------------------------------------------------------
+# (input NHWC, kernel (kh, kw), multiplier, stride, dilation, padding, bias, activation)
+DW_CASES = {
+    "m1_same": ((1, 7, 8, 4), (3, 3), 1, 1, 1, "SAME", True, "NONE"),
+    "m1_valid": ((1, 7, 8, 4), (3, 3), 1, 1, 1, "VALID", True, "NONE"),
+    "m2_same": ((1, 7, 8, 3), (3, 3), 2, 1, 1, "SAME", True, "NONE"),
+    "m2_valid_s2": ((1, 9, 8, 3), (3, 3), 2, 2, 1, "VALID", True, "NONE"),
+    "m1_s2_same": ((1, 8, 9, 4), (3, 3), 1, 2, 1, "SAME", True, "RELU6"),
+    "m3_single_channel": ((1, 6, 6, 1), (3, 3), 3, 1, 1, "SAME", True, "NONE"),
+    "dilation2_same": ((1, 9, 9, 4), (3, 3), 1, 1, 2, "SAME", True, "NONE"),
+    "dilation2_valid_m2": ((1, 10, 9, 2), (3, 3), 2, 1, 2, "VALID", True, "NONE"),
+    "kernel_5x3": ((1, 8, 8, 4), (5, 3), 1, 1, 1, "SAME", True, "NONE"),
+    "no_bias_relu": ((1, 6, 7, 4), (3, 3), 1, 1, 1, "SAME", False, "RELU"),
+    "batch2": ((2, 6, 6, 4), (3, 3), 2, 2, 1, "SAME", True, "RELU"),
+}
+
+
+@pytest.mark.parametrize("case", list(DW_CASES))
+def test_depthwise_conv2d(backend, rng, case):
+    xs, (kh, kw), mult, s, d, padding, has_bias, act = DW_CASES[case]
+    cout = xs[3] * mult
+    w = rand(rng, (1, kh, kw, cout))
+    bias = rand(rng, (cout,)) if has_bias else None
+    out = (xs[0], conv_out(xs[1], kh, s, d, padding), conv_out(xs[2], kw, s, d, padding), cout)
+    opts = dict(padding=padding, stride_h=s, stride_w=s, dilation_h_factor=d,
+                dilation_w_factor=d, depth_multiplier=mult, fused_activation_function=act)
+    model = single_op_model("DEPTHWISE_CONV_2D", [("x", xs, "float32"), w, bias],
+                            [("y", out, "float32")], **opts)
+    ref = None if has_bias else single_op_model(
+        "DEPTHWISE_CONV_2D", [("x", xs, "float32"), w, np.zeros((cout,), np.float32)],
+        [("y", out, "float32")], **opts)
+    check_op(model, [rand(rng, xs)], backend, reference=ref, **ACCUMULATE)
+
+
+# ---- FULLY_CONNECTED -------------------------------------------------------------------------
+# (input shape, units, bias, keep_num_dims, activation, output shape)
+FC_CASES = {
+    "2d": ((2, 6), 5, True, False, "NONE", (2, 5)),
+    "2d_no_bias": ((2, 6), 5, False, False, "NONE", (2, 5)),
+    "2d_relu": ((3, 8), 4, True, False, "RELU", (3, 4)),
+    "2d_relu6": ((3, 8), 4, True, False, "RELU6", (3, 4)),
+    "3d_keep_dims": ((2, 3, 6), 5, True, True, "NONE", (2, 3, 5)),
+    "3d_flatten": ((2, 3, 6), 5, True, False, "NONE", (6, 5)),
+    "3d_keep_dims_no_bias": ((2, 3, 6), 4, False, True, "NONE", (2, 3, 4)),
+    "4d_flatten": ((1, 2, 2, 6), 3, True, False, "NONE", (4, 3)),
+    "rows_regrouped": ((3, 4), 2, True, False, "NONE", (2, 2)),
+    "wide": ((1, 256), 32, True, False, "NONE", (1, 32)),
+}
+
+
+@pytest.mark.parametrize("case", list(FC_CASES))
+def test_fully_connected(backend, rng, case):
+    xs, units, has_bias, keep, act, out = FC_CASES[case]
+    k = xs[-1] if keep or case != "rows_regrouped" else 6
+    w = rand(rng, (units, k))
+    bias = rand(rng, (units,)) if has_bias else None
+    model = single_op_model("FULLY_CONNECTED", [("x", xs, "float32"), w, bias],
+                            [("y", out, "float32")], keep_num_dims=keep,
+                            fused_activation_function=act)
+    check_op(model, [rand(rng, xs)], backend, **ACCUMULATE)
+
+
+def test_fully_connected_weights_as_input(backend, rng):
+    model = single_op_model("FULLY_CONNECTED", [("x", (2, 6), "float32"),
+                                                ("w", (3, 6), "float32"), None],
+                            [("y", (2, 3), "float32")])
+    check_op(model, [rand(rng, (2, 6)), rand(rng, (3, 6))], backend, **ACCUMULATE)
+
+
+# ---- BATCH_MATMUL ----------------------------------------------------------------------------
+# (lhs shape, rhs shape, adj_x, adj_y)
+BMM_CASES = {
+    "2d": ((3, 4), (4, 5), False, False),
+    "3d": ((2, 3, 4), (2, 4, 5), False, False),
+    "adj_x": ((2, 4, 3), (2, 4, 5), True, False),
+    "adj_y": ((2, 3, 4), (2, 5, 4), False, True),
+    "adj_xy": ((2, 4, 3), (2, 5, 4), True, True),
+    "broadcast_lhs_batch": ((1, 3, 4), (3, 4, 5), False, False),
+    "broadcast_rank": ((2, 1, 3, 4), (3, 4, 5), False, False),
+    "broadcast_both": ((2, 1, 3, 4), (1, 3, 2, 4), False, True),
+    "rhs_2d": ((2, 3, 3, 4), (4, 6), False, False),
+}
+
+
+@pytest.mark.parametrize("case", list(BMM_CASES))
+def test_batch_matmul(backend, rng, case):
+    a_s, b_s, adj_x, adj_y = BMM_CASES[case]
+    a, b = rand(rng, a_s), rand(rng, b_s)
+    out = np.matmul(np.swapaxes(a, -1, -2) if adj_x else a, np.swapaxes(b, -1, -2) if adj_y else b)
+    model = single_op_model("BATCH_MATMUL", [("a", a_s, "float32"), ("b", b_s, "float32")],
+                            [("y", out.shape, "float32")], adj_x=adj_x, adj_y=adj_y)
+    check_op(model, [a, b], backend, **ACCUMULATE)
+
+
+def test_batch_matmul_const_rhs(backend, rng):
+    w = rand(rng, (4, 5))
+    model = single_op_model("BATCH_MATMUL", [("a", (2, 3, 4), "float32"), w],
+                            [("y", (2, 3, 5), "float32")])
+    check_op(model, [rand(rng, (2, 3, 4))], backend, **ACCUMULATE)

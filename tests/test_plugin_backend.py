@@ -1,0 +1,85 @@
+"""A backend defined only in tests/plugins is found by path, assigned ops, and runs them."""
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+
+import onert_py
+from onert_py.core.compiler import manager
+from onert_py.model_builder import ModelBuilder
+from oracle import tflite_run
+
+PLUGINS = os.path.join(os.path.dirname(__file__), "plugins")
+
+
+def conv_add_relu_model() -> bytes:
+    rng = np.random.default_rng(1)
+    b = ModelBuilder()
+    x = b.add_input("x", (1, 6, 6, 3), "float32")
+    w = b.add_const("w", rng.standard_normal((4, 3, 3, 3)).astype(np.float32))
+    bias = b.add_const("bias", rng.standard_normal(4).astype(np.float32))
+    c = b.add_tensor("conv", (1, 6, 6, 4), "float32")
+    b.add_op("CONV_2D", [x, w, bias], [c], padding="SAME")
+    k = b.add_const("k", rng.standard_normal((1, 1, 1, 4)).astype(np.float32))
+    s = b.add_tensor("sum", (1, 6, 6, 4), "float32")
+    b.add_op("ADD", [c, k], [s])
+    y = b.add_tensor("y", (1, 6, 6, 4), "float32")
+    b.add_op("RELU", [s], [y])
+    b.add_output(y)
+    return b.build()
+
+
+def _plugin_module():
+    module = manager.module_of("testadd")
+    assert module is not None, "testadd is not loaded"
+    return module
+
+
+def test_backend_loaded_by_path_runs_its_op(monkeypatch):
+    monkeypatch.setenv("ONERT_BACKEND_PATH", PLUGINS)
+    model = conv_add_relu_model()
+    sess = onert_py.Session(model, backends="testadd;cpu")
+    text = sess.explain()
+    assert "ADD" in text and "testadd" in text
+    lines = {l.split()[1]: l for l in text.splitlines() if l.strip()[:1].isdigit()}
+    assert "testadd" in lines["ADD"] and "cpu" in lines["CONV_2D"] and "cpu" in lines["RELU"]
+    assert "cpu refused" not in text and "testadd refused: testadd runs only ADD" in text
+    # conv (cpu) -> ADD (testadd) -> RELU (cpu): two crossings plus input and output permutes
+    assert "permutes inserted: 4" in text
+    x = np.random.default_rng(2).standard_normal((1, 6, 6, 3)).astype(np.float32)
+    before = _plugin_module().RUNS["count"]
+    out = sess.run([x])
+    assert _plugin_module().RUNS["count"] == before + 1
+    np.testing.assert_allclose(out[0], tflite_run(model, [x])[0], rtol=1e-5, atol=1e-5)
+    sess.close()
+
+
+def test_backend_found_through_config_backend_paths(monkeypatch):
+    monkeypatch.delenv("ONERT_BACKEND_PATH", raising=False)
+    sess = onert_py.Session(conv_add_relu_model(), backends=["testadd", "cpu"],
+                            config={"backend_paths": [PLUGINS]})
+    assert sess.backends == ["testadd", "cpu"]
+    sess.close()
+
+
+def test_explicit_mapping_to_a_refusing_backend_is_a_compile_error(monkeypatch):
+    monkeypatch.setenv("ONERT_BACKEND_PATH", PLUGINS)
+    with pytest.raises(onert_py.CompileError, match="testadd runs only ADD"):
+        onert_py.Session(conv_add_relu_model(), backends="testadd;cpu",
+                         config={"op_backend": {"CONV_2D": "testadd"}})
+
+
+def test_destroy_called_when_last_session_closes(monkeypatch):
+    monkeypatch.setenv("ONERT_BACKEND_PATH", PLUGINS)
+    model = conv_add_relu_model()
+    a = onert_py.Session(model, backends="testadd;cpu")
+    b = onert_py.Session(model, backends="testadd;cpu")
+    destroyed = _plugin_module().DESTROYED
+    start = destroyed["count"]
+    assert manager.users("testadd") >= 2
+    a.close()
+    assert destroyed["count"] == start
+    b.close()
+    assert destroyed["count"] == start + 1
