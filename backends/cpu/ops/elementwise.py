@@ -97,8 +97,18 @@ def _elu(x, out):
     return np.copyto(out, x, where=x > 0)
 
 
+ACTIVATIONS = frozenset({"RELU", "RELU6", "RELU_N1_TO_1", "RELU_0_TO_1", "TANH", "LOGISTIC",
+                         "HARD_SWISH", "LEAKY_RELU", "ELU"})
+
+
 @register("ElementwiseActivation")
 class ElementwiseActivationLayer(CpuKernel):
+    @classmethod
+    def supports(cls, op, graph):
+        if op.subtype not in ACTIVATIONS:
+            return False, f"cpu has no {op.subtype} kernel yet"
+        return super().supports(op, graph)
+
     def validate(self) -> None:
         kind = self.op.subtype
         alpha = np.float32(self.op.params.get("alpha", 0.2))
