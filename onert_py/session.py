@@ -113,8 +113,12 @@ class Session:
             arrays = [inputs[n] for n in names]
         elif isinstance(inputs, np.ndarray):
             arrays = [inputs]
-        else:
+        elif isinstance(inputs, (list, tuple)):
             arrays = list(inputs)
+        else:
+            raise InputError(f"inputs must be a list of arrays (model input order) or a dict "
+                             f"name -> array, not {type(inputs).__name__}; the model's inputs "
+                             f"are {names}")
         if len(arrays) != len(names):
             raise InputError(f"the model has {len(names)} input(s) {names}, got {len(arrays)}")
         out = []

@@ -52,9 +52,16 @@ def backend_or_skip(name: str) -> str:
 
 
 def run_onert(model: bytes, inputs: Sequence[np.ndarray],
-              backends: str | Sequence[str] = "cpu") -> list[np.ndarray]:
-    """The outputs of `model` run by onert_py on `backends`."""
+              backends: str | Sequence[str] = "cpu", warmup: bool = True) -> list[np.ndarray]:
+    """The outputs of `model` run by onert_py on `backends`. Inputs whose shape differs from
+    the model's resize it first (set_input_shape). With `warmup`, the session first runs on
+    other data (each input's values rolled by one), so state left over from a run would show."""
     session = onert_py.Session(model, backends=backends)
+    for pos, (info, x) in enumerate(zip(session.inputs, inputs)):
+        if tuple(info.shape) != tuple(np.shape(x)):
+            session.set_input_shape(pos, np.shape(x))
+    if warmup:
+        session.run([np.roll(np.asarray(x), 1) for x in inputs])
     return [np.array(o, copy=True) for o in session.run(list(inputs))]
 
 
@@ -89,6 +96,13 @@ def rand(rng: np.random.Generator, shape: Sequence[int], dtype: str = "float32",
     if np.dtype(dtype).kind == "b":
         return rng.random(shape) < 0.5
     return rng.uniform(low, high, size=shape).astype(dtype)
+
+
+def conv_out(size: int, k: int, stride: int, dilation: int, padding: str) -> int:
+    """TFLite's output size of a convolution or pooling window along one axis."""
+    if padding == "SAME":
+        return (size + stride - 1) // stride
+    return (size - ((k - 1) * dilation + 1) + stride) // stride
 
 
 def unary_model(op: str, shape: Sequence[int], dtype: str = "float32",

@@ -91,7 +91,8 @@ def short_reason(err: BaseException | str, limit: int = 90) -> str:
     """One line, at most ``limit`` characters, safe inside a markdown table cell."""
     if isinstance(err, BaseException):
         name = type(err).__name__
-        if isinstance(err, Unavailable) or (str(err) and name in _PLAIN_ERRORS):
+        library_error = type(err).__module__ not in ("builtins", "__main__")
+        if isinstance(err, Unavailable) or (str(err) and (name in _PLAIN_ERRORS or library_error)):
             text = str(err)
         else:
             text = f"{name}: {err}" if str(err) else name

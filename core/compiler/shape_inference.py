@@ -117,6 +117,35 @@ def _transpose(op, shapes, g):
     return [tuple(shapes[0][int(p)] for p in perm)]
 
 
+@rule("Squeeze")
+def _squeeze(op, shapes, g):
+    shape = shapes[0]
+    rank = len(shape)
+    dims = [int(d) for d in op.params.get("squeeze_dims") or []]
+    if any(not -rank <= d < rank for d in dims):
+        raise ValueError(f"squeeze_dims {dims} out of range for rank {rank}")
+    drop = {d % rank for d in dims} if dims else {i for i, d in enumerate(shape) if d == 1}
+    if any(shape[i] != 1 for i in drop):
+        raise ValueError(f"cannot squeeze dims {sorted(drop)} of {shape}: not all of size 1")
+    return [tuple(d for i, d in enumerate(shape) if i not in drop)]
+
+
+@rule("ExpandDims")
+def _expand_dims(op, shapes, g):
+    axis = const(g, op.inputs[1])
+    rank = len(shapes[0])
+    if axis is None:    # computed at run time: the declared shape, if it still fits the input
+        declared = tuple(g.operands[op.outputs[0]].shape)
+        if len(declared) == rank + 1 and np.prod(declared) == np.prod(shapes[0]):
+            return [declared]
+        raise KeyError("axis is not constant")
+    a = int(axis.reshape(-1)[0])
+    if not -rank - 1 <= a <= rank:
+        raise ValueError(f"axis {a} out of range for rank {rank}")
+    a = a + rank + 1 if a < 0 else a
+    return [tuple(shapes[0][:a]) + (1,) + tuple(shapes[0][a:])]
+
+
 @rule("BatchMatMul")
 def _bmm(op, shapes, g):
     a, b = list(shapes[0]), list(shapes[1])

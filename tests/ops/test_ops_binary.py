@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from onert_py.model_builder import single_op_model
 from op_harness import ACCUMULATE, ELEMENTWISE, binary_model, check_op, rand
 
 # pairs of input shapes that broadcast, up to rank 4
@@ -93,6 +94,29 @@ def test_floor_div_mod(backend, rng, op, dtype, shapes):
     check_op(binary_model(op, sa, sb, dtype), inputs, backend, **ELEMENTWISE)
 
 
+def test_floor_div_float_inexact_quotients(backend):
+    """Quotients that round up to an integer in float32 (1 / 0.1 == 10.0f): floor(a / b)."""
+    a = np.array([1, 2, 3, 0.3, -1, 7, 0.7, -0.3], np.float32)
+    b = np.array([0.1, 0.2, 0.1, 0.1, 0.1, 0.7, 0.1, 0.1], np.float32)
+    check_op(binary_model("FLOOR_DIV", a.shape, b.shape), [a, b], backend)
+
+
+@pytest.mark.parametrize("op,dtype", [("ADD", "int64"), ("MAXIMUM", "int64"), ("LESS", "int64")])
+def test_int64(backend, rng, op, dtype):
+    inputs = [rand(rng, (3, 4), dtype, -1000, 1000), rand(rng, (4,), dtype, -1000, 1000)]
+    out = "bool" if op == "LESS" else dtype
+    check_op(binary_model(op, (3, 4), (4,), dtype, out_dtype=out), inputs, backend)
+
+
+@pytest.mark.parametrize("op", ["ADD", "MUL", "SUB", "DIV", "MAXIMUM", "GREATER"])
+def test_constant_operand(backend, rng, op):
+    """The second operand is a constant (a bias, a scale), as in converted models."""
+    c = nonzero(rng, (1, 4))
+    out = "bool" if op == "GREATER" else "float32"
+    model = single_op_model(op, [("a", (2, 3, 4), "float32"), c], [("y", (2, 3, 4), out)])
+    check_op(model, [rand(rng, (2, 3, 4))], backend, **ELEMENTWISE)
+
+
 @pytest.mark.parametrize("shapes", ["same", "vector"])
 def test_pow_float(backend, rng, shapes):
     sa, sb = BROADCASTS[shapes]
@@ -129,7 +153,7 @@ COMPARISONS = ["EQUAL", "NOT_EQUAL", "GREATER", "GREATER_EQUAL", "LESS", "LESS_E
 def test_comparison(backend, rng, op, dtype, shapes):
     sa, sb = BROADCASTS[shapes]
     # small integers (also as floats) so that ties occur
-    inputs = [rand(rng, sa, "int32", -2, 3).astype(dtype), rand(rng, sb, "int32", -2, 3).astype(dtype)]
+    inputs = [rand(rng, s, "int32", -2, 3).astype(dtype) for s in (sa, sb)]
     check_op(binary_model(op, sa, sb, dtype, out_dtype="bool"), inputs, backend)
 
 

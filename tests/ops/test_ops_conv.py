@@ -5,14 +5,7 @@ import numpy as np
 import pytest
 
 from onert_py.model_builder import single_op_model
-from op_harness import ACCUMULATE, check_op, rand
-
-
-def conv_out(size: int, k: int, stride: int, dilation: int, padding: str) -> int:
-    """TFLite's output size of a convolution or pooling window along one axis."""
-    if padding == "SAME":
-        return (size + stride - 1) // stride
-    return (size - ((k - 1) * dilation + 1) + stride) // stride
+from op_harness import ACCUMULATE, check_op, conv_out, rand
 
 
 # ---- CONV_2D ---------------------------------------------------------------------------------
@@ -79,6 +72,8 @@ DW_CASES = {
     "kernel_5x3": ((1, 8, 8, 4), (5, 3), 1, 1, 1, "SAME", True, "NONE"),
     "no_bias_relu": ((1, 6, 7, 4), (3, 3), 1, 1, 1, "SAME", False, "RELU"),
     "batch2": ((2, 6, 6, 4), (3, 3), 2, 2, 1, "SAME", True, "RELU"),
+    "row_bands": ((1, 72, 64, 32), (3, 3), 1, 1, 1, "SAME", True, "NONE"),
+    "row_bands_s2_m2": ((1, 100, 64, 16), (3, 3), 2, 2, 1, "SAME", True, "RELU6"),
 }
 
 

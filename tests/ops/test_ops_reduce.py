@@ -54,10 +54,11 @@ def test_mean_2d_last_axis(backend, rng):
     check_op(model, [rand(rng, (8, 300))], backend, **ACCUMULATE)
 
 
-@pytest.mark.parametrize("op", ["SUM", "REDUCE_MAX", "REDUCE_MIN"])
+@pytest.mark.parametrize("op", ["SUM", "MEAN", "REDUCE_MAX", "REDUCE_MIN", "REDUCE_PROD"])
 def test_reduce_int32(backend, rng, op):
     model = reduce_model(op, SHAPE, [0, 2], True, "int32")
-    check_op(model, [rand(rng, SHAPE, "int32", -100, 100)], backend)
+    high = 4 if op == "REDUCE_PROD" else 100
+    check_op(model, [rand(rng, SHAPE, "int32", -high, high)], backend)
 
 
 @pytest.mark.parametrize("keep_dims", [True, False])

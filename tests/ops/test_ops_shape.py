@@ -71,6 +71,7 @@ TRANSPOSES = {
     "nchw_to_nhwc": ((2, 3, 4, 5), [0, 2, 3, 1]),
     "4d_reverse": ((2, 3, 4, 5), [3, 2, 1, 0]),
     "5d": ((2, 3, 1, 4, 2), [0, 2, 4, 1, 3]),
+    "6d": ((2, 1, 3, 2, 1, 2), [5, 0, 3, 1, 4, 2]),
     "identity": ((2, 3, 4), [0, 1, 2]),
 }
 
@@ -97,8 +98,8 @@ def test_concatenation(backend, rng, axis, n_inputs):
         shapes.append(tuple(s))
     out = list(base)
     out[axis] = sum(s[axis] for s in shapes)
-    model = single_op_model("CONCATENATION", [(f"x{k}", s, "float32") for k, s in enumerate(shapes)],
-                            [("y", tuple(out), "float32")], axis=axis)
+    inputs = [(f"x{k}", s, "float32") for k, s in enumerate(shapes)]
+    model = single_op_model("CONCATENATION", inputs, [("y", tuple(out), "float32")], axis=axis)
     check_op(model, [rand(rng, s) for s in shapes], backend)
 
 
@@ -183,3 +184,36 @@ def test_depth_to_space_roundtrip(backend, rng):
     xv = rand(rng, (1, 4, 6, 2))
     out = check_op(b.build(), [xv], backend)
     np.testing.assert_array_equal(out[0], xv)
+
+
+# ---- quantized (int8 / uint8) data movement: values move unchanged, padding is the zero point --
+def quantized_model(op: str, xs: tuple[int, ...], out: tuple[int, ...], dtype: str,
+                    consts: list[np.ndarray], **options) -> bytes:
+    q = {"scale": [0.5], "zero_point": [-3 if dtype == "int8" else 130]}
+    b = ModelBuilder()
+    x = b.add_input("x", xs, dtype, quant=q)
+    ins = [x] + [b.add_const(f"c{k}", c) for k, c in enumerate(consts)]
+    y = b.add_tensor("y", out, dtype, quant=q)
+    b.add_op(op, ins, [y], **options)
+    b.add_output(y)
+    return b.build()
+
+
+QUANTIZED = {
+    "pad": ("PAD", (1, 3, 3, 2), (1, 4, 6, 2), [np.array(PADS["4d_hw"][1], np.int32)], {}),
+    "reshape": ("RESHAPE", (2, 3, 4), (6, 4), [np.array([6, 4], np.int32)], {}),
+    "transpose": ("TRANSPOSE", (2, 3, 4), (4, 2, 3), [np.array([2, 0, 1], np.int32)], {}),
+    "depth_to_space": ("DEPTH_TO_SPACE", (1, 2, 3, 8), (1, 4, 6, 2), [], {"block_size": 2}),
+    "space_to_depth": ("SPACE_TO_DEPTH", (1, 4, 6, 2), (1, 2, 3, 8), [], {"block_size": 2}),
+    "resize_nearest": ("RESIZE_NEAREST_NEIGHBOR", (1, 3, 4, 2), (1, 6, 7, 2),
+                       [np.array([6, 7], np.int32)], {}),
+}
+
+
+@pytest.mark.parametrize("dtype", ["int8", "uint8"])
+@pytest.mark.parametrize("case", list(QUANTIZED))
+def test_quantized_data_movement(backend, rng, case, dtype):
+    op, xs, out, consts, options = QUANTIZED[case]
+    info = np.iinfo(dtype)
+    model = quantized_model(op, xs, out, dtype, consts, **options)
+    check_op(model, [rand(rng, xs, dtype, info.min, info.max + 1)], backend)

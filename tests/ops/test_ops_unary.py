@@ -155,6 +155,17 @@ def test_dequantize_int8_const(backend, rng):
     check_op(dequantize_add_model(w, q), [rand(rng, (4, 6))], backend, **ELEMENTWISE)
 
 
+def test_dequantize_uint8_const(backend, rng):
+    w = rand(rng, (3, 5), "uint8", 0, 256)
+    q = {"scale": [0.02], "zero_point": [128]}
+    check_op(dequantize_add_model(w, q), [rand(rng, (3, 5))], backend, **ELEMENTWISE)
+
+
+@pytest.mark.parametrize("op", ["RELU", "ABS", "EXP", "LOGISTIC"])
+def test_unary_scalar(backend, rng, op):
+    check_op(unary_model(op, ()), [rand(rng, ())], backend, **ACCUMULATE)
+
+
 def test_dequantize_int8_per_channel_const(backend, rng):
     w = rand(rng, (4, 6), "int8", -127, 128)
     q = {"scale": [0.1, 0.02, 0.5, 0.003], "zero_point": [0, 0, 0, 0], "quantized_dimension": 0}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .common import CpuKernel, activation, conv_padding, register
+from .common import ANY, CpuKernel, activation, conv_padding, register
 
 
 @register("Pool2D")
@@ -79,6 +79,11 @@ def interpolation(out_size: int, in_size: int, align: bool, half: bool):
 
 @register("ResizeBilinear")
 class ResizeBilinearLayer(CpuKernel):
+    def validate(self) -> None:
+        p = self.op.params
+        if p.get("align_corners", False) and p.get("half_pixel_centers", False):
+            raise self.fail("align_corners and half_pixel_centers cannot both be true")
+
     def prepare(self) -> None:
         p = self.op.params
         _, h, w, _ = self.buf(0).shape
@@ -99,6 +104,7 @@ class ResizeBilinearLayer(CpuKernel):
 
 @register("ResizeNearestNeighbor")
 class ResizeNearestNeighborLayer(CpuKernel):
+    dtypes = ANY        # a gather: any dtype, quantized ones included
     quantized = True
 
     def prepare(self) -> None:
@@ -111,7 +117,9 @@ class ResizeNearestNeighborLayer(CpuKernel):
             scale = (i - 1) / (o - 1) if align and o > 1 else i / o
             v = np.arange(o, dtype=np.float32)
             src = (v + (0.5 if half else 0.0)) * np.float32(scale)
-            idx = np.round(src) if align else np.floor(src)
+            idx = np.floor(src)
+            if align:   # TfLiteRound: halves go away from zero (np.round goes to even)
+                idx += (src - idx) >= 0.5
             return np.minimum(idx.astype(np.int64), i - 1)
         self.iy, self.ix = index(oh, h), index(ow, w)
 

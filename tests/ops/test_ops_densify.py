@@ -1,0 +1,102 @@
+"""DENSIFY of sparse constants (TFLite SparsityParameters: CSR rows, blocks) against the TFLite
+interpreter."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from onert_py.model_builder import ModelBuilder
+from op_harness import check_op, rand
+
+
+def sparse_matrix(rng: np.random.Generator, shape: tuple[int, ...], density: float) -> np.ndarray:
+    """A float32 array with about `density` of its entries non-zero."""
+    values = rand(rng, shape, low=1, high=5)
+    return np.where(rng.random(shape) < density, values, 0).astype(np.float32)
+
+
+def csr_last_dim(dense: np.ndarray, index_dtype: str = "int32") -> tuple[np.ndarray, dict]:
+    """Compressed values and sparsity of `dense`: every leading dim DENSE, the last SPARSE_CSR
+    (segments and indices stored as `index_dtype` vectors)."""
+    rows = dense.reshape(-1, dense.shape[-1])
+    segments, indices, values = [0], [], []
+    for row in rows:
+        nz = np.flatnonzero(row)
+        indices += nz.tolist()
+        values += row[nz].tolist()
+        segments.append(len(indices))
+    dims = [{"format": "DENSE", "dense_size": d} for d in dense.shape[:-1]]
+    dims.append({"format": "SPARSE_CSR", "array_segments": np.array(segments, index_dtype),
+                 "array_indices": np.array(indices, index_dtype)})
+    order = list(range(dense.ndim))
+    return np.array(values, np.float32), {"traversal_order": order, "block_map": [],
+                                          "dim_metadata": dims}
+
+
+def block_csr(dense: np.ndarray, bh: int, bw: int) -> tuple[np.ndarray, dict]:
+    """Compressed values and sparsity of a 2-D `dense` in (bh, bw) blocks: block rows DENSE,
+    block columns SPARSE_CSR, each kept block stored whole, row-major."""
+    h, w = dense.shape
+    segments, indices, values = [0], [], []
+    for r in range(h // bh):
+        for c in range(w // bw):
+            block = dense[r * bh:(r + 1) * bh, c * bw:(c + 1) * bw]
+            if block.any():
+                indices.append(c)
+                values += block.reshape(-1).tolist()
+        segments.append(len(indices))
+    dims = [{"format": "DENSE", "dense_size": h // bh},
+            {"format": "SPARSE_CSR", "array_segments": segments, "array_indices": indices},
+            {"format": "DENSE", "dense_size": bh}, {"format": "DENSE", "dense_size": bw}]
+    return np.array(values, np.float32), {"traversal_order": [0, 1, 2, 3], "block_map": [0, 1],
+                                          "dim_metadata": dims}
+
+
+def densify_add_model(values: np.ndarray, sparsity: dict, shape: tuple[int, ...]) -> bytes:
+    """y = x + DENSIFY(sparse constant)."""
+    b = ModelBuilder()
+    x = b.add_input("x", shape, "float32")
+    c = b.add_const("w_sparse", values, sparsity=sparsity, shape=shape)
+    d = b.add_tensor("w", shape, "float32")
+    b.add_op("DENSIFY", [c], [d])
+    y = b.add_tensor("y", shape, "float32")
+    b.add_op("ADD", [x, d], [y])
+    b.add_output(y)
+    return b.build()
+
+
+# (an all-zero constant has no data, and the interpreter then takes it for non-constant)
+@pytest.mark.parametrize("shape,density", [((4, 6), 0.3), ((3, 8), 0.1), ((2, 3, 5), 0.5),
+                                           ((5, 5), 1.0)])
+def test_densify_csr(backend, rng, shape, density):
+    dense = sparse_matrix(rng, shape, density)
+    values, sparsity = csr_last_dim(dense)
+    out = check_op(densify_add_model(values, sparsity, shape), [np.zeros(shape, np.float32)],
+                   backend)
+    np.testing.assert_array_equal(out[0], dense)
+
+
+@pytest.mark.parametrize("index_dtype", ["uint8", "uint16"])
+def test_densify_small_index_vectors(backend, rng, index_dtype):
+    dense = sparse_matrix(rng, (5, 7), 0.4)
+    values, sparsity = csr_last_dim(dense, index_dtype)
+    check_op(densify_add_model(values, sparsity, (5, 7)), [rand(rng, (5, 7))], backend)
+
+
+@pytest.mark.parametrize("shape,block", [((4, 4), (2, 2)), ((4, 8), (2, 4)), ((6, 4), (3, 1))])
+def test_densify_blocks(backend, rng, shape, block):
+    bh, bw = block
+    keep = rng.random((shape[0] // bh, shape[1] // bw)) < 0.5
+    keep[0, 0] = True
+    dense = np.kron(keep, np.ones(block)).astype(np.float32) * rand(rng, shape, low=1, high=5)
+    values, sparsity = block_csr(dense, bh, bw)
+    check_op(densify_add_model(values, sparsity, shape), [rand(rng, shape)], backend)
+
+
+def test_densify_all_dense_format(backend, rng):
+    dense = rand(rng, (3, 4))
+    sparsity = {"traversal_order": [0, 1], "block_map": [],
+                "dim_metadata": [{"format": "DENSE", "dense_size": 3},
+                                 {"format": "DENSE", "dense_size": 4}]}
+    model = densify_add_model(dense.reshape(-1), sparsity, (3, 4))
+    check_op(model, [rand(rng, (3, 4))], backend)
