@@ -203,8 +203,6 @@ def test_valid_rules_compile():
     assert "op index rule" in sess.explain()
 
 
-@pytest.mark.xfail(reason="op_backend names are not yet checked against the known op types "
-                          "(ARCHITECTURE.md: unknown op names are errors)", strict=False)
 def test_op_backend_unknown_op_name():
     with pytest.raises((ConfigError, CompileError)) as info:
         Session(RELU, backends="cpu", config={"op_backend": {"NotAnOp": "cpu"}})

@@ -1,10 +1,12 @@
 """The compiler: backends, assignment, lowering, shape inference, contexts, kernels, executor."""
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from ...config import Config
-from ...errors import BackendNotAvailableError, CompileError
+from ...errors import BackendNotAvailableError, CompileError, ConfigError
 from ..backend import Backend, BackendContext, ContextData
 from ..exec import EXECUTORS, Step
 from ..ir import Model
@@ -14,6 +16,15 @@ from .scheduler import Assignment, Rules, assign
 from .shape_inference import infer_shapes
 
 DEFAULT_BACKENDS = ["cpu"]
+
+
+@lru_cache(maxsize=1)
+def known_op_names() -> frozenset[str]:
+    """Every name an op-type rule may use: builtin names, IR types and grouped sub-types."""
+    from ..ir.op_catalog import ir_type_of
+    from ..loader.schema import CIRCLE, TFLITE
+    builtins = set(TFLITE.builtin_names.values()) | set(CIRCLE.builtin_names.values())
+    return frozenset(builtins | {ir_type_of(b)[0] for b in builtins})
 
 
 @dataclass
@@ -76,6 +87,14 @@ class Compiler:
                 why = self.failures.get(bid, f"not in the backends list {self.requested}")
                 raise CompileError(f"the op-to-backend mapping names backend {bid!r}, which is "
                                    f"not available: {why}")
+        known = known_op_names()
+        for name in rules.by_type:
+            if name not in known and not name.startswith("CUSTOM("):
+                near = difflib.get_close_matches(name, sorted(known), n=3)
+                hint = f"; did you mean {', '.join(near)}?" if near else ""
+                raise ConfigError(f"op_backend names unknown op type {name!r}{hint} Valid names "
+                                  f"are onert's (Conv2D, BinaryArithmetic, ...), TFLite's builtin "
+                                  f"names (CONV_2D, ADD, ...) or CUSTOM(<code>)")
         for sg, oi in rules.by_index:
             if not 0 <= sg < len(self.model.subgraphs):
                 raise CompileError(f"op_backend_map names subgraph {sg}; the model has "

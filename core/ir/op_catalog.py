@@ -27,7 +27,8 @@ GROUPS: dict[str, tuple[str, list[str]]] = {
 
 # Builtins whose IR name is not the CamelCase of the schema name.
 RENAMES: dict[str, str] = {
-    "CONV_2D": "Conv2D", "DEPTHWISE_CONV_2D": "DepthwiseConv2D", "CONCATENATION": "Concat",
+    "CONV_2D": "Conv2D", "CONV_3D": "Conv3D", "CONV_3D_TRANSPOSE": "Conv3DTranspose",
+    "DEPTHWISE_CONV_2D": "DepthwiseConv2D", "CONCATENATION": "Concat",
     "PRELU": "PReLU", "BATCH_TO_SPACE_ND": "BatchToSpaceND", "SPACE_TO_BATCH_ND": "SpaceToBatchND",
     "LSTM": "LSTM", "UNIDIRECTIONAL_SEQUENCE_LSTM": "UnidirectionalSequenceLSTM",
     "BIDIRECTIONAL_SEQUENCE_LSTM": "BidirectionalSequenceLSTM", "RNN": "RNN",
