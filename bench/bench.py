@@ -48,6 +48,11 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--max-seconds", type=float, default=15.0,
                    help="automatic rounds stop after this many seconds per model and thread "
                    "count, once every cell has 5 samples (default: 15)")
+    p.add_argument("--switch-warmup-ms", type=float,
+                   help="untimed runs of a runtime before its timed run(s) in each round "
+                   "(default: 0 at 1 thread, 200 ms at more threads; see README)")
+    p.add_argument("--block", type=int,
+                   help="timed runs per runtime per round (default: 1 at 1 thread, 3 at more)")
     p.add_argument("--backends", nargs="+", default=["cpu"],
                    help='onert_py backend strings, one column each (e.g. cpu "acl_neon;cpu")')
     p.add_argument("--runtimes", nargs="+", choices=RUNTIME_CHOICES, default=list(RUNTIME_CHOICES),
@@ -97,10 +102,22 @@ class OnertProbes:
         return self._cache[model]
 
 
+def round_policy(args: argparse.Namespace, threads: int) -> "RoundPolicy":
+    """Rounds of the latency tables: plain round-robin at 1 thread; at more threads each
+    runtime gets a switch warmup and a block of timed runs per round (see timing.py)."""
+    from benchlib.timing import RoundPolicy
+
+    multi = threads > 1
+    warm_ms = args.switch_warmup_ms if args.switch_warmup_ms is not None else (200.0 if multi else 0.0)
+    block = args.block if args.block is not None else (3 if multi else 1)
+    return RoundPolicy(rounds=args.rounds, max_s=args.max_seconds, switch_warm_s=warm_ms / 1000,
+                       block=max(1, block))
+
+
 def bench_model(model: str, keys: Sequence[str], threads: int, args: argparse.Namespace,
                 probes: OnertProbes) -> dict[str, Any]:
     """Load ``model`` in every runtime, time them interleaved, compare outputs."""
-    from benchlib.timing import RoundPolicy, measure_interleaved
+    from benchlib.timing import measure_interleaved
 
     errors: dict[str, str] = {}
     runners: dict[str, Runner] = {}
@@ -142,7 +159,7 @@ def bench_model(model: str, keys: Sequence[str], threads: int, args: argparse.Na
             if mismatch:
                 errors[key] = f"inputs differ from {ref_key}: {mismatch}"
                 runners.pop(key).close()
-        policy = RoundPolicy(rounds=args.rounds, max_s=args.max_seconds)
+        policy = round_policy(args, threads)
         cells = measure_interleaved(runners, inputs, args.warmup, policy, progress=True)
         ref = next((k for k in (BUILTIN, XNNPACK) if k in cells and cells[k].ok), None)
         row["diff_ref"] = ref

@@ -1,13 +1,16 @@
 """Configuration: onert's keys in snake case, from arguments, YAML, environment, nnpackage.
 
 Precedence, strongest first: arguments to Session, the YAML file (or dict), environment
-variables, the nnpackage's config, the packaged defaults (default.yaml).
+variables, the nnpackage's config, the packaged defaults (default.yaml). `op_backend`,
+`op_backend_map` and backend sections (`opencl:`) are merged key by key; other keys are replaced.
+`schema.json` (next to this file) describes the YAML file for editors and is kept in step with
+VALID_KEYS by tests/test_config.py.
 """
 from __future__ import annotations
 
 import difflib
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from importlib import resources
 from typing import Any, Mapping
 
@@ -17,15 +20,19 @@ from ..errors import ConfigError
 
 EXECUTORS = ("Linear",)
 PLANNERS = ("WIC", "FirstFit", "Bump")
+SECTIONS = {"opencl": ("platform", "device", "cache_dir")}   # backend sections and their keys
+TRUE, FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off", "")
+_WS = "<workspace_dir>"           # stands for workspace_dir until every source is merged
 
-# onert's KEY names (environment, nnpackage config) -> snake-case keys
+# onert's KEY names (environment, nnpackage config) -> snake-case keys; plus OP_BACKEND_<OpName>
 ENV_KEYS = {
     "BACKENDS": "backends", "OP_BACKEND_ALLOPS": "op_backend_allops",
     "OP_BACKEND_MAP": "op_backend_map", "EXECUTOR": "executor",
     "CPU_MEMORY_PLANNER": "memory_planner", "NUM_THREADS": "num_threads",
-    "TRACING_PATH": "tracing", "WORKSPACE_DIR": "workspace_dir",
+    "TRACING_MODE": "tracing", "TRACING_PATH": "tracing", "WORKSPACE_DIR": "workspace_dir",
     "GRAPH_DOT_DUMP": "graph_dot_dump", "USE_MMAPED_DATA": "use_mmaped_data",
 }
+MERGED = ("op_backend", "op_backend_map") + tuple(SECTIONS)   # merged key by key across sources
 
 
 @dataclass
@@ -46,12 +53,18 @@ class Config:
     sections: dict[str, Any] = field(default_factory=dict)   # backends' own sections
 
 
+VALID_KEYS = tuple(f.name for f in fields(Config) if f.name != "sections") + tuple(SECTIONS)
+
+
 def defaults() -> dict[str, Any]:
     text = resources.files("onert_py.config").joinpath("default.yaml").read_text("utf-8")
     return yaml.safe_load(text)
 
 
-VALID_KEYS = tuple(defaults()) + ("opencl",)
+def schema() -> dict[str, Any]:
+    """The JSON Schema (draft 2020-12) of a config file."""
+    import json
+    return json.loads(resources.files("onert_py.config").joinpath("schema.json").read_text("utf-8"))
 
 
 def _suggest(word: str, valid) -> str:
@@ -59,88 +72,167 @@ def _suggest(word: str, valid) -> str:
     return f" (did you mean {near[0]!r}?)" if near else ""
 
 
+def _bad(where: str, key: str, expected: str, value: Any) -> ConfigError:
+    """The one wrong-type message: source, key, what was expected, what was given."""
+    return ConfigError(f"{where}: {key} has an invalid value {value!r}: expected {expected}, "
+                       f"not {type(value).__name__}")
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def parse_backends(value: Any, where: str) -> list[str]:
     if isinstance(value, str):
         items = [v.strip() for v in value.replace(",", ";").split(";")]
-    elif isinstance(value, (list, tuple)):
-        items = [str(v).strip() for v in value]
+    elif isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
+        items = [v.strip() for v in value]
     else:
-        raise ConfigError(f"{where}: backends must be a list or a ';'-separated string, "
-                          f"not {type(value).__name__}")
+        raise _bad(where, "backends", "a list of backend ids or a ';'-separated string", value)
     items = [v for v in items if v]
     if not items:
         raise ConfigError(f"{where}: backends is empty; name at least one, e.g. 'cpu'")
     return items
 
 
+def _op_key(k: Any, where: str) -> tuple[int, int]:
+    """3, "3", "1:3" or (1, 3) -> (subgraph, op)."""
+    try:
+        if isinstance(k, tuple):
+            sg, op = k
+        elif isinstance(k, str) and ":" in k:
+            sg, op = k.split(":", 1)
+        else:
+            sg, op = 0, k
+        if isinstance(sg, bool) or isinstance(op, bool) or isinstance(op, float):
+            raise TypeError
+        return int(sg), int(op)
+    except (TypeError, ValueError):
+        raise ConfigError(f"{where}: op_backend_map key {k!r} is not an op index "
+                          f"(N or SUBGRAPH:N)") from None
+
+
+def _op_entry(item: Any, where: str) -> tuple[tuple[int, int], Any]:
+    """{subgraph: 1, op: 3, backend: cpu} (subgraph optional) -> ((1, 3), "cpu")."""
+    extra = set(item) - {"subgraph", "op", "backend"}
+    if "op" not in item or "backend" not in item or extra:
+        raise ConfigError(f"{where}: op_backend_map entry {dict(item)!r} needs 'op' and "
+                          f"'backend' (and optionally 'subgraph'), nothing else")
+    for k in ("subgraph", "op"):
+        if k in item and not _is_int(item[k]):
+            raise _bad(where, f"op_backend_map entry's {k}", "an integer", item[k])
+    return (item.get("subgraph", 0), item["op"]), item["backend"]
+
+
 def parse_op_map(value: Any, where: str) -> dict[tuple[int, int], str]:
-    """op_backend_map: {3: cpu}, {"1:3": cpu}, "0=acl_cl;3=cpu", or [{subgraph, op, backend}]."""
-    out: dict[tuple[int, int], str] = {}
+    """op_backend_map: {3: cpu}, {"1:3": cpu}, "0=acl_cl;1:3=cpu", [{subgraph, op, backend}]
+    or one {subgraph, op, backend} mapping."""
     if isinstance(value, str):
         pairs = []
         for item in filter(None, (v.strip() for v in value.split(";"))):
             if "=" not in item:
-                raise ConfigError(f"{where}: op_backend_map entry {item!r} is not INDEX=BACKEND")
+                raise ConfigError(f"{where}: op_backend_map entry {item!r} is not INDEX=BACKEND "
+                                  f"(e.g. \"0=acl_cl;3=cpu\")")
             k, v = item.split("=", 1)
             pairs.append((k.strip(), v.strip()))
+    elif isinstance(value, Mapping) and "op" in value:
+        pairs = [_op_entry(value, where)]
     elif isinstance(value, Mapping):
         pairs = list(value.items())
-    elif isinstance(value, list):
-        pairs = []
-        for item in value:
-            if not isinstance(item, Mapping) or "op" not in item or "backend" not in item:
-                raise ConfigError(f"{where}: op_backend_map list entries need 'op' and 'backend'")
-            pairs.append(((int(item.get("subgraph", 0)), item["op"]), item["backend"]))
+    elif isinstance(value, list) and all(isinstance(v, Mapping) for v in value):
+        pairs = [_op_entry(item, where) for item in value]
     else:
-        raise ConfigError(f"{where}: op_backend_map must be a mapping or 'i=backend;...' string")
+        raise _bad(where, "op_backend_map", "a mapping {INDEX: backend}, a list of "
+                   "{subgraph, op, backend} or an 'INDEX=backend;...' string", value)
+    out: dict[tuple[int, int], str] = {}
     for k, v in pairs:
-        try:
-            if isinstance(k, tuple):
-                sg, op = int(k[0]), int(k[1])
-            elif isinstance(k, str) and ":" in k:
-                sg, op = (int(p) for p in k.split(":", 1))
-            else:
-                sg, op = 0, int(k)
-        except (TypeError, ValueError):
-            raise ConfigError(f"{where}: op_backend_map key {k!r} is not an op index "
-                              f"(N or SUBGRAPH:N)") from None
-        out[(sg, op)] = str(v)
+        if not isinstance(v, str) or not v:
+            raise _bad(where, f"op_backend_map[{k!r}]", "a backend id (string)", v)
+        out[_op_key(k, where)] = v
     return out
 
 
+def _flag(key: str, value: Any, where: str) -> bool:
+    if isinstance(value, bool) or value in (0, 1):
+        return bool(value)
+    if isinstance(value, str) and value.strip().lower() in TRUE + FALSE:
+        return value.strip().lower() in TRUE
+    raise _bad(where, key, "a boolean (true/false, 1/0)", value)
+
+
+def _path_or_flag(key: str, value: Any, where: str, default_name: str) -> str | None:
+    """tracing / graph_dot_dump: a file path, or onert's flag/level (1, true) meaning
+    <workspace_dir>/<default_name>; 0/false/"" turn it off."""
+    if isinstance(value, str) and value.strip().lower() not in TRUE + FALSE and \
+            not value.strip().isdigit():
+        return value
+    if isinstance(value, str):
+        value = value.strip().lower()
+        value = value in TRUE or (value.isdigit() and int(value) > 0)
+    if isinstance(value, bool) or _is_int(value):
+        return os.path.join(_WS, default_name) if value else ""
+    raise _bad(where, key, f"a file path or a flag (true/1: <workspace_dir>/{default_name})", value)
+
+
+def _section(key: str, value: Any, where: str) -> dict[str, Any]:
+    if not isinstance(value, Mapping):
+        raise _bad(where, key, f"a mapping with keys {', '.join(SECTIONS[key])}", value)
+    for k, v in value.items():
+        if k not in SECTIONS[key]:
+            raise ConfigError(f"{where}: unknown key {k!r} in {key}{_suggest(str(k), SECTIONS[key])}"
+                              f"; valid keys: {', '.join(SECTIONS[key])}")
+        if not (isinstance(v, str) or _is_int(v)):
+            raise _bad(where, f"{key}.{k}", "a string or an integer", v)
+    return dict(value)
+
+
+def _choice(key: str, value: Any, where: str, valid: tuple[str, ...]) -> str:
+    if not isinstance(value, str):
+        raise _bad(where, key, f"one of {', '.join(valid)}", value)
+    if value not in valid:
+        raise ConfigError(f"{where}: unknown {key} {value!r}; valid: {', '.join(valid)}"
+                          f"{_suggest(value, valid)}")
+    return value
+
+
 def _coerce(key: str, value: Any, where: str) -> Any:
+    """Check one key's value and bring it to the Config field's type (None: not set)."""
     if value is None:
         return None
-    try:
-        if key == "backends":
-            return parse_backends(value, where)
-        if key == "op_backend_map":
-            return parse_op_map(value, where)
-        if key == "op_backend":
-            if not isinstance(value, Mapping):
-                raise ConfigError(f"{where}: op_backend must map op names to backend ids")
-            return {str(k): str(v) for k, v in value.items()}
-        if key in ("num_threads", "max_tensor_bytes"):
-            n = int(value)
-            if n < 1:
-                raise ConfigError(f"{where}: {key} must be at least 1, got {value!r}")
-            return n
-        if key == "use_mmaped_data":
-            if isinstance(value, str):
-                return value.strip().lower() in ("1", "true", "yes", "on")
-            return bool(value)
-        if key == "executor" and value not in EXECUTORS:
-            raise ConfigError(f"{where}: unknown executor {value!r}; valid: {', '.join(EXECUTORS)}"
-                              f"{_suggest(str(value), EXECUTORS)}")
-        if key == "memory_planner" and value not in PLANNERS:
-            raise ConfigError(f"{where}: unknown memory_planner {value!r}; valid: "
-                              f"{', '.join(PLANNERS)}{_suggest(str(value), PLANNERS)}")
-        if key == "backend_paths":
-            return [str(v) for v in (value if isinstance(value, list) else [value])]
-    except (TypeError, ValueError) as e:
-        if isinstance(e, ConfigError):
-            raise
-        raise ConfigError(f"{where}: {key} has an invalid value {value!r} ({e})") from None
+    if key == "backends":
+        return parse_backends(value, where)
+    if key == "op_backend_map":
+        return parse_op_map(value, where)
+    if key == "op_backend":
+        if not isinstance(value, Mapping) or not all(
+                isinstance(k, str) and isinstance(v, str) for k, v in value.items()):
+            raise _bad(where, key, "a mapping {OpName: backend id}", value)
+        return dict(value)
+    if key in ("num_threads", "max_tensor_bytes"):
+        if not (_is_int(value) or isinstance(value, str) and value.strip().isdigit()):
+            raise _bad(where, key, "a positive integer", value)
+        if int(value) < 1:
+            raise ConfigError(f"{where}: {key} must be at least 1, got {value!r}")
+        return int(value)
+    if key == "use_mmaped_data":
+        return _flag(key, value, where)
+    if key == "tracing":
+        return _path_or_flag(key, value, where, "trace.json")
+    if key == "graph_dot_dump":
+        return _path_or_flag(key, value, where, "graph.dot")
+    if key == "executor":
+        return _choice(key, value, where, EXECUTORS)
+    if key == "memory_planner":
+        return _choice(key, value, where, PLANNERS)
+    if key == "backend_paths":
+        paths = [value] if isinstance(value, str) else value
+        if not isinstance(paths, list) or not all(isinstance(p, str) for p in paths):
+            raise _bad(where, key, "a list of directories", value)
+        return list(paths)
+    if key in SECTIONS:
+        return _section(key, value, where)
+    if not isinstance(value, str):          # op_backend_allops, workspace_dir
+        raise _bad(where, key, "a string", value)
     return value
 
 
@@ -150,7 +242,7 @@ def from_key_values(pairs: Mapping[str, str], where: str) -> dict[str, Any]:
     for k, v in pairs.items():
         if k in ENV_KEYS:
             out[ENV_KEYS[k]] = v
-        elif k.startswith("OP_BACKEND_") and k not in ENV_KEYS:
+        elif k.startswith("OP_BACKEND_"):
             out.setdefault("op_backend", {})[k[len("OP_BACKEND_"):]] = v
     return out
 
@@ -187,28 +279,28 @@ def resolve(config: str | os.PathLike | Mapping[str, Any] | None = None,
     layers: list[tuple[str, Mapping[str, Any]]] = [("defaults", defaults())]
     if package:
         layers.append(("nnpackage config", from_key_values(package, "nnpackage config")))
-    env = os.environ if env is None else env
-    layers.append(("environment", from_key_values(env, "environment")))
-    if config is not None:
-        if isinstance(config, Mapping):
-            layers.append(("config dict", config))
-        elif isinstance(config, (str, os.PathLike)):
-            layers.append((os.fspath(config), load_yaml(os.fspath(config))))
-        else:
-            raise ConfigError(f"config must be a YAML path or a dict, not {type(config).__name__}")
-    layers.append(("Session arguments", {k: v for k, v in overrides.items() if v is not None}))
+    layers.append(("environment", from_key_values(os.environ if env is None else env,
+                                                  "environment")))
+    if isinstance(config, Mapping):
+        layers.append(("config dict", config))
+    elif isinstance(config, (str, os.PathLike)):
+        layers.append((os.fspath(config), load_yaml(os.fspath(config))))
+    elif config is not None:
+        raise ConfigError(f"config must be a YAML path or a dict, not {type(config).__name__}")
+    layers.append(("Session arguments", overrides))
+
     merged: dict[str, Any] = {}
     for where, layer in layers:
         _check_keys(layer, where)
         for k, v in layer.items():
             v = _coerce(k, v, where)
-            if k == "op_backend" and v:
-                merged.setdefault("op_backend", {}).update(v)
-            elif k == "op_backend_map" and v:
-                merged.setdefault("op_backend_map", {}).update(v)
+            if k in MERGED and v is not None:
+                merged[k] = {**merged.get(k, {}), **v}
             elif v is not None or k not in merged:
                 merged[k] = v
-    sections = {k: merged.pop(k) for k in list(merged) if k == "opencl"}
-    merged = {k: v for k, v in merged.items() if v is not None or k in ("backends",)}
-    return Config(**{k: (v if v is not None else getattr(Config, k, None))
-                     for k, v in merged.items()}, sections=sections)
+    for k in ("tracing", "graph_dot_dump"):        # flags: a file in the workspace; "": off
+        if merged.get(k) is not None and merged[k].startswith(_WS):
+            merged[k] = merged["workspace_dir"] + merged[k][len(_WS):]
+        merged[k] = merged.get(k) or None
+    sections = {k: merged.pop(k) for k in SECTIONS if k in merged}
+    return Config(**merged, sections=sections)

@@ -41,6 +41,11 @@ class Session:
             raise
         self._lock = threading.Lock()
         self._blas_limit = None
+        self.graph_dot = None            # a dot.DotDump when config graph_dot_dump is set
+        if self.config.graph_dot_dump:
+            from .dot import write_dot
+            self.graph_dot = write_dot(self._compiled.lowered, self.config.graph_dot_dump,
+                                       os.path.basename(self._model.path or "model"))
 
     # ---- model description -------------------------------------------------------------
     def _info(self, index: int, shape: tuple[int, ...]) -> TensorInfo:

@@ -3,6 +3,12 @@
 Interleaving (with the starting runtime rotated every round) spreads slow drifts of the
 machine - frequency scaling, other processes, thermal state - evenly over all columns,
 so their ratios stay meaningful even when absolute numbers move.
+
+With more than one thread per runtime, runtimes disturb each other when interleaved run
+by run: a thread pool keeps spinning for a while after its run (OpenBLAS, which numpy and
+so onert_py use, spins ~0.1 s) and steals the cores from the next runtime, and a pool that
+went to sleep wakes up slowly. For those tables a round therefore gives each runtime a
+short untimed "switch warmup" before a small block of timed runs (``RoundPolicy``).
 """
 from __future__ import annotations
 
@@ -21,12 +27,14 @@ from .runtimes import Runner
 
 @dataclass
 class RoundPolicy:
-    """How many timed rounds to run.
+    """How many timed rounds to run, and what one round is.
 
-    With ``rounds`` set, exactly that many. Otherwise automatic: enough rounds that every
-    cell has ``min_samples`` samples or ``min_cell_s`` seconds of samples, more while a
-    round is cheap (up to ``target_s`` of measuring, at most ``max_rounds``), and never
-    past ``max_s`` seconds once every cell has ``floor_samples`` samples.
+    A round gives every runtime, in turn, ``switch_warm_s`` seconds of untimed runs (at
+    least one run; none when 0) and then ``block`` timed runs. With ``rounds`` set, exactly
+    that many rounds. Otherwise automatic: enough that every cell has ``min_samples``
+    samples or ``min_cell_s`` seconds of samples, more while a round is cheap (up to
+    ``target_s`` of measuring, at most ``max_rounds`` samples), and never past ``max_s``
+    seconds once every cell has ``floor_samples`` samples.
     """
 
     rounds: int | None = None
@@ -36,6 +44,13 @@ class RoundPolicy:
     max_rounds: int = 300
     max_s: float = 40.0
     floor_samples: int = 5
+    switch_warm_s: float = 0.0
+    block: int = 1
+
+    def round_cost_ns(self, est_ns: Sequence[float]) -> float:
+        """Estimated duration of one round (ns)."""
+        warm = self.switch_warm_s * 1e9
+        return sum(self.block * t + (max(warm, t) if warm > 0 else 0.0) for t in est_ns)
 
     def planned(self, est_ns: Sequence[float]) -> int:
         """Rounds to run given estimated per-run latencies (ns) of each cell."""
@@ -43,11 +58,12 @@ class RoundPolicy:
             return max(1, self.rounds)
         if not est_ns:
             return 0
+        block = max(1, self.block)
         needed = max(min(self.min_samples, math.ceil(self.min_cell_s * 1e9 / max(t, 1.0)))
                      for t in est_ns)
-        per_round = sum(est_ns)
-        by_time = int(self.target_s * 1e9 // max(per_round, 1.0))
-        return max(self.floor_samples, min(self.max_rounds, max(needed, by_time)))
+        by_time = int(self.target_s * 1e9 // max(self.round_cost_ns(est_ns), 1.0)) * block
+        samples = max(self.floor_samples, min(self.max_rounds, max(needed, by_time)))
+        return math.ceil(samples / block)
 
 
 @dataclass
@@ -121,7 +137,8 @@ def measure_interleaved(runners: dict[str, Runner], inputs: Sequence[np.ndarray]
         est.append(float(np.median(ws[1:] if len(ws) > 1 else ws)))
     rounds = policy.planned(est)
     if progress:
-        print(f"    {rounds} rounds, est. {sum(est) * rounds / 1e9:.1f} s", file=sys.stderr, flush=True)
+        print(f"    {rounds} rounds x {policy.block} timed run(s), est. "
+              f"{policy.round_cost_ns(est) * rounds / 1e9:.1f} s", file=sys.stderr, flush=True)
 
     gc.collect()
     start = time.perf_counter()
@@ -130,11 +147,17 @@ def measure_interleaved(runners: dict[str, Runner], inputs: Sequence[np.ndarray]
             break
         shift = r % len(live)
         for key in live[shift:] + live[:shift]:
-            dt = one(key, keep_outputs=False)
-            if dt is not None:
-                cells[key].samples_ns.append(dt)
+            if policy.switch_warm_s > 0:
+                t_warm = time.perf_counter()
+                while one(key, keep_outputs=False) is not None:
+                    if time.perf_counter() - t_warm >= policy.switch_warm_s:
+                        break
+            for _ in range(max(1, policy.block)):
+                dt = one(key, keep_outputs=False) if key in live else None
+                if dt is not None:
+                    cells[key].samples_ns.append(dt)
         if (policy.rounds is None and time.perf_counter() - start > policy.max_s
-                and r + 1 >= policy.floor_samples):
+                and (r + 1) * policy.block >= policy.floor_samples):
             if progress:
                 print(f"    stopped after {r + 1} rounds (time cap {policy.max_s:.0f} s)",
                       file=sys.stderr, flush=True)
