@@ -21,7 +21,8 @@ from typing import Any, Sequence
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from benchlib.common import make_inputs, max_abs_diff, short_reason, specs_match  # noqa: E402
+from benchlib.common import (LoadMeter, make_inputs, max_abs_diff, short_reason,  # noqa: E402
+                             specs_match, wait_for_idle)
 from benchlib.runtimes import (BUILTIN, ONERT, XNNPACK, Runner, create_runner,  # noqa: E402
                                onert_py_import_error, onert_py_key, parse_onert_py_key)
 
@@ -53,6 +54,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                    "(default: 0 at 1 thread, 200 ms at more threads; see README)")
     p.add_argument("--block", type=int,
                    help="timed runs per runtime per round (default: 1 at 1 thread, 3 at more)")
+    p.add_argument("--wait-idle", type=float, default=0.0, metavar="S",
+                   help="before each latency row, wait up to S seconds until other processes "
+                   "use < 0.25 cores (default: 0 = don't wait)")
     p.add_argument("--backends", nargs="+", default=["cpu"],
                    help='onert_py backend strings, one column each (e.g. cpu "acl_neon;cpu")')
     p.add_argument("--runtimes", nargs="+", choices=RUNTIME_CHOICES, default=list(RUNTIME_CHOICES),
@@ -160,7 +164,11 @@ def bench_model(model: str, keys: Sequence[str], threads: int, args: argparse.Na
                 errors[key] = f"inputs differ from {ref_key}: {mismatch}"
                 runners.pop(key).close()
         policy = round_policy(args, threads)
+        if args.wait_idle > 0:
+            wait_for_idle(args.wait_idle)
+        meter = LoadMeter().start()
         cells = measure_interleaved(runners, inputs, args.warmup, policy, progress=True)
+        row["other_load"] = meter.stop()
         ref = next((k for k in (BUILTIN, XNNPACK) if k in cells and cells[k].ok), None)
         row["diff_ref"] = ref
         for key, cell in cells.items():
@@ -264,21 +272,20 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         log("[session time]")
         st_keys = [k for k in keys if k != ONERT]
-        results["session_time"] = session_times(models, st_keys, threads[0], probe=probes.reason,
+        results["session_time"] = session_times(models, st_keys, min(threads), probe=probes.reason,
                                                 progress=True)
-        sections += [report.session_table(results["session_time"], st_keys, threads[0]), ""]
+        sections += [report.session_table(results["session_time"], st_keys, min(threads)), ""]
 
     if modes["memory"] and models:
         log("[peak memory]")
-        results["peak_memory"] = run_memory(models, keys, threads[0], probes)
-        sections += [report.memory_table(results["peak_memory"], keys, threads[0]), ""]
+        results["peak_memory"] = run_memory(models, keys, min(threads), probes)
+        sections += [report.memory_table(results["peak_memory"], keys, min(threads)), ""]
 
     if modes["overhead"]:
         from benchlib.extras import per_op_overhead
 
         log("[per-op overhead]")
-        oh_keys = [k for k in keys if k != ONERT] + ([ONERT] if ONERT in keys else [])
-        results["per_op_overhead"] = per_op_overhead(oh_keys, threads[0], probe=probes.reason)
+        results["per_op_overhead"] = per_op_overhead(keys, min(threads), probe=probes.reason)
         sections += [report.overhead_table(results["per_op_overhead"]), ""]
 
     elapsed = time.perf_counter() - t_start

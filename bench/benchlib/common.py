@@ -6,6 +6,7 @@ import os
 import signal
 import statistics
 import tempfile
+import time
 from dataclasses import dataclass
 from typing import Iterator, Sequence
 
@@ -156,6 +157,56 @@ def interesting_stderr(lines: Sequence[str]) -> str | None:
             if ln.strip() and not ln.startswith("INFO:") and "Traceback" not in ln
             and not ln.startswith("  ")]
     return keep[-1] if keep else None
+
+
+class LoadMeter:
+    """CPU load of *other* processes while a block runs, in cores (Linux /proc/stat).
+
+    ``other = (machine busy CPU time - this process's CPU time) / wall time``; it shows
+    when a measurement shared the machine with something else (tests, builds...)."""
+
+    def __init__(self) -> None:
+        self._start: tuple[float, float, float] | None = None
+
+    @staticmethod
+    def _sample() -> tuple[float, float, float] | None:
+        try:
+            with open("/proc/stat", encoding="ascii") as f:
+                fields = [int(v) for v in f.readline().split()[1:]]
+        except (OSError, ValueError):
+            return None
+        hz = os.sysconf("SC_CLK_TCK")
+        busy = (sum(fields[:8]) - fields[3] - fields[4]) / hz  # all but idle and iowait
+        t = os.times()
+        return busy, t.user + t.system, time.perf_counter()
+
+    def start(self) -> "LoadMeter":
+        """Begin a measurement window."""
+        self._start = self._sample()
+        return self
+
+    def stop(self) -> float | None:
+        """Other processes' average CPU use (cores) since :meth:`start`, None if unknown."""
+        end = self._sample()
+        if self._start is None or end is None or end[2] - self._start[2] <= 0:
+            return None
+        busy = end[0] - self._start[0]
+        own = end[1] - self._start[1]
+        return max(0.0, (busy - own) / (end[2] - self._start[2]))
+
+
+def wait_for_idle(max_s: float, threshold: float = 0.25, window: float = 0.5) -> float | None:
+    """Sleep in ``window``-second steps until other processes use less than ``threshold``
+    cores, or ``max_s`` seconds have passed; returns the last load seen."""
+    deadline = time.perf_counter() + max_s
+    load = None
+    while time.perf_counter() < deadline:
+        meter = LoadMeter().start()
+        time.sleep(window)
+        load = meter.stop()
+        if load is None or load < threshold:
+            break
+    return load
 
 
 def summarize_ns(samples: Sequence[int]) -> dict[str, float]:

@@ -105,7 +105,7 @@ def latency_table(threads: int, rows: dict[str, dict[str, Any]], py_keys: Sequen
         n = names[k]
         head += [f"{n}/XNNPACK", f"{n}/builtin", f"onert/{n} (speedup)"]
     head += [f"max abs diff {names[k]} vs builtin" for k in py_keys]
-    head += ["samples"]
+    head += ["samples", "other load"]
     body = []
     for model, r in rows.items():
         cells = r["cells"]
@@ -124,9 +124,13 @@ def latency_table(threads: int, rows: dict[str, dict[str, Any]], py_keys: Sequen
             line.append(txt)
         ns = sorted({c.get("n", 0) for c in cells.values() if not c.get("error")})
         line.append("/".join(str(n) for n in ns) if ns else "–")
+        load = r.get("other_load")
+        line.append("–" if load is None else f"{load:.2f}")
         body.append(line)
     title = f"### Latency, {threads} thread{'s' if threads != 1 else ''} (median ms, interleaved)"
-    return title + "\n\n" + _table(head, body)
+    note = ("other load = average CPU use of other processes on the machine while the row was "
+            "measured, in cores; with it near or above the free cores, that row is disturbed.")
+    return title + "\n\n" + note + "\n\n" + _table(head, body)
 
 
 def session_table(data: dict[str, dict[str, Any]], keys: Sequence[str], threads: int) -> str:
