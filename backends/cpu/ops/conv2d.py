@@ -7,6 +7,8 @@ from numpy.lib.stride_tricks import as_strided
 
 from .common import CpuKernel, activation, conv_padding, register
 
+CHUNK_BYTES = 512 * 1024
+
 
 def patch_view(xp: np.ndarray, oh: int, ow: int, kh: int, kw: int, sh: int, sw: int, dh: int,
                dw: int) -> np.ndarray:
@@ -69,17 +71,22 @@ class Conv2DLayer(CpuKernel):
             self.cols2d = self.cols.reshape(n * oh * ow, kh * kw * cin)
             self.view = patch_view(self.pad.padded, oh, ow, kh, kw, sh, sw, dh, dw)
         self.const_w = self.inputs[1].is_constant
+        # matmul, bias and activation chunk by chunk of rows, so the epilogue reads from cache
+        lhs = self.x2d if self.pointwise else self.cols2d
+        rows = max(1, CHUNK_BYTES // max(cout * y.dtype.itemsize, 1))
+        self.chunks = [(lhs[r:r + rows], self.y2d[r:r + rows])
+                       for r in range(0, self.y2d.shape[0], rows)]
 
     def run(self) -> None:
         if not self.const_w:
             self.prepare()
-        if self.pointwise:
-            np.matmul(self.x2d, self.wmat, out=self.y2d)
-        else:
+        if not self.pointwise:
             self.pad.refresh()
             np.copyto(self.cols, self.view)
-            np.matmul(self.cols2d, self.wmat, out=self.y2d)
-        if self.bias is not None:
-            self.y2d += self.bias
-        if self.act is not None:
-            self.act(self.y2d)
+        wmat, bias, act = self.wmat, self.bias, self.act
+        for lhs, out in self.chunks:
+            np.matmul(lhs, wmat, out=out)
+            if bias is not None:
+                np.add(out, bias, out=out)
+            if act is not None:
+                act(out)
