@@ -11,9 +11,13 @@ import onert_py
 
 def main() -> None:
     model = resources.files("onert_py.examples").joinpath("mini_cnn.tflite")
-    with resources.as_file(model) as path:
+    mapping = resources.files("onert_py.examples").joinpath("map.yaml")
+    with resources.as_file(model) as path, resources.as_file(mapping) as map_path:
+        print(f"config    : {map_path.name}\n" + "".join(
+            f"            {line}\n" for line in map_path.read_text().splitlines()
+            if line and not line.startswith("#")))
         t0 = time.perf_counter()
-        sess = onert_py.Session(path)
+        sess = onert_py.Session(path, config=map_path)
         created = time.perf_counter() - t0
         print(f"model     : {path.name} ({path.stat().st_size} bytes)")
         print(f"backends  : {', '.join(sess.backends)}")

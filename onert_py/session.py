@@ -27,6 +27,8 @@ class Session:
         self._model = load_model(model)
         self.config = config_mod.resolve(config, package=self._model.package_config,
                                          backends=backends)
+        if not self.config.use_mmaped_data and self._model.path is not None:
+            self._model = load_model(model, use_mmap=False)
         self._compiler: Compiler | None = Compiler(self._model, self.config)
         self._graph = self._model.primary
         self._input_shapes = {i: tuple(self._graph.operands[i].shape) for i in self._graph.inputs}

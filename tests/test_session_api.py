@@ -138,3 +138,14 @@ def test_explain_lists_every_op_and_permute():
     for name in ("CONV_2D", "DEPTHWISE_CONV_2D", "MEAN", "FULLY_CONNECTED", "ADD"):
         assert name in text
     assert "permutes inserted: 4" in text     # 2 inputs in, 2 outputs out
+
+
+def test_use_mmaped_data_false_reads_the_file(tmp_path):
+    path = tmp_path / "m.tflite"
+    path.write_bytes(small_cnn())
+    mapped = onert_py.Session(str(path), backends="cpu")
+    read = onert_py.Session(str(path), backends="cpu", config={"use_mmaped_data": False})
+    assert any(type(k).__name__ == "mmap" for k in mapped._model.keepalive)
+    assert not any(type(k).__name__ == "mmap" for k in read._model.keepalive)
+    for a, b in zip(mapped.run(inputs()), read.run(inputs())):
+        np.testing.assert_array_equal(a, b)

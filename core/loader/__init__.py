@@ -12,10 +12,12 @@ from .nnpackage import read_manifest
 __all__ = ["load_model", "detect_schema", "load_flatbuffer"]
 
 
-def load_model(source: str | os.PathLike | bytes | bytearray | memoryview) -> Model:
+def load_model(source: str | os.PathLike | bytes | bytearray | memoryview,
+               use_mmap: bool = True) -> Model:
     """Load a model from a path (file or nnpackage dir) or from the flatbuffer's bytes.
 
-    Files are memory-mapped: constant tensors are read-only views of the mapping, not copies.
+    Files are memory-mapped (constant tensors are read-only views of the mapping, not copies);
+    with `use_mmap=False` the file is read into memory once instead.
     """
     if isinstance(source, (bytes, bytearray, memoryview)):
         buf = bytes(source) if not isinstance(source, bytes) else source
@@ -35,7 +37,8 @@ def load_model(source: str | os.PathLike | bytes | bytearray | memoryview) -> Mo
             size = os.fstat(f.fileno()).st_size
             if size == 0:
                 raise ModelLoadError(f"{path}: empty file")
-            mapped = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+            mapped = (mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) if use_mmap
+                      else f.read())
     except OSError as e:
         raise ModelLoadError(f"{path}: cannot read ({e.strerror or e})") from e
     model = load_flatbuffer(mapped, path)
