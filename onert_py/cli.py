@@ -8,14 +8,15 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import sys
-import threading
 import time
 import traceback
 from typing import Sequence
 
 import numpy as np
+
+from .rss import RssPoller, rusage_peak_bytes
+from .tflite_compare import compare, tflite_run
 
 PROG = "onert-run"
 EXIT_OK, EXIT_RUN, EXIT_USAGE = 0, 1, 2
@@ -129,55 +130,10 @@ def random_input(info, rng: np.random.Generator) -> np.ndarray:
 
 
 # ---------------------------------------------------------------- memory
-def rusage_peak_bytes() -> int:
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    return peak if sys.platform == "darwin" else peak * 1024
-
-
-def read_rss_bytes() -> int | None:
-    try:
-        with open("/proc/self/status", encoding="ascii") as f:
-            for line in f:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        return None
-    return None
-
-
-class RssPoller:
-    """Samples RSS in a daemon thread; ``peak`` is the highest sample."""
-
-    def __init__(self, interval: float = 0.001) -> None:
-        self.interval = interval
-        self.peak = 0
-        self.samples = 0
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._loop, name="rss-poll", daemon=True)
-
-    def _loop(self) -> None:
-        while True:
-            rss = read_rss_bytes()
-            if rss is None:
-                return
-            self.peak = max(self.peak, rss)
-            self.samples += 1
-            if self._stop.wait(self.interval):
-                return
-
-    def __enter__(self) -> "RssPoller":
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._stop.set()
-        self._thread.join()
-
-
-# ---------------------------------------------------------------- TFLite comparison
 def tflite_outputs(model_path: str, inputs: list[np.ndarray]) -> list[np.ndarray]:
+    """The TFLite interpreter's outputs (builtin kernels) for the same inputs."""
     try:
-        from ai_edge_litert.interpreter import Interpreter, OpResolverType
+        import ai_edge_litert  # noqa: F401
     except ImportError:
         raise CliError("--compare-tflite needs ai-edge-litert (pip install ai-edge-litert)",
                        EXIT_USAGE) from None
@@ -185,61 +141,12 @@ def tflite_outputs(model_path: str, inputs: list[np.ndarray]) -> list[np.ndarray
         from .core.loader.nnpackage import read_manifest
         model_path = read_manifest(model_path)[0]
     try:
-        interp = Interpreter(model_path=model_path, num_threads=1, experimental_op_resolver_type=
-                             OpResolverType.BUILTIN_WITHOUT_DEFAULT_DELEGATES)
-        details = interp.get_input_details()
-        if len(details) != len(inputs):
-            raise CliError(f"TFLite sees {len(details)} inputs, onert_py {len(inputs)}", EXIT_RUN)
-        resized = False
-        for d, x in zip(details, inputs):
-            if tuple(d["shape"]) != x.shape:
-                interp.resize_tensor_input(d["index"], list(x.shape))
-                resized = True
-        interp.allocate_tensors()
-        if resized:
-            details = interp.get_input_details()
-        for d, x in zip(details, inputs):
-            interp.set_tensor(d["index"], x)
-        interp.invoke()
-        return [np.array(interp.get_tensor(d["index"]), copy=True)
-                for d in interp.get_output_details()]
-    except CliError:
-        raise
+        return tflite_run(model_path, inputs)
     except Exception as e:
         raise CliError(f"--compare-tflite: the TFLite interpreter failed: "
                        f"{type(e).__name__}: {e}", EXIT_RUN) from e
 
 
-def compare(ours: list[np.ndarray], ref: list[np.ndarray], names: list[str]) -> bool:
-    """Print max abs / max relative error per output; False if counts, shapes or dtypes differ."""
-    ok = True
-    print("\ncomparison with TFLite (builtin kernels); relative error = |ours - tflite| / "
-          "max(|tflite|, 1e-6)")
-    if len(ours) != len(ref):
-        print(f"  output count differs: onert_py {len(ours)}, TFLite {len(ref)}")
-        return False
-    print(f"  {'#':>2}  {'name':<24} {'shape':<18} {'dtype':<8} {'max abs err':>12} "
-          f"{'max rel err':>12}")
-    for i, (a, b) in enumerate(zip(ours, ref)):
-        name = names[i] if i < len(names) else str(i)
-        if a.shape != b.shape or a.dtype != b.dtype:
-            print(f"  {i:>2}  {name:<24} MISMATCH: onert_py {a.shape} {a.dtype}, "
-                  f"TFLite {b.shape} {b.dtype}")
-            ok = False
-            continue
-        x, y = a.astype(np.float64), b.astype(np.float64)
-        with np.errstate(all="ignore"):
-            same = (x == y) | (np.isnan(x) & np.isnan(y))
-            d = np.where(same, 0.0, np.abs(x - y))
-            rel = d / np.maximum(np.abs(y), 1e-6)
-        mabs = float(d.max()) if d.size else 0.0
-        mrel = float(rel.max()) if rel.size else 0.0
-        print(f"  {i:>2}  {name[:24]:<24} {str(a.shape):<18} {str(a.dtype):<8} {mabs:>12.4e} "
-              f"{mrel:>12.4e}")
-    return ok
-
-
-# ---------------------------------------------------------------- report
 def fmt_ms(seconds: float) -> str:
     return f"{seconds * 1e3:10.3f}"
 
