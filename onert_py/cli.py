@@ -98,7 +98,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--compare-tflite", action="store_true",
                    help="run the same inputs through the TFLite interpreter (builtin kernels) "
                    "and report the errors per output")
-    p.add_argument("--trace", metavar="JSON", help="ask the runtime for a trace (config 'tracing')")
+    p.add_argument("--trace", metavar="JSON", help="write a Chrome/Perfetto trace of every op run (config 'tracing')")
     p.add_argument("--explain", action="store_true", help="print which backend runs each op")
     p.add_argument("--mem-poll", action="store_true",
                    help="sample RSS from /proc/self/status in a thread while running")
@@ -315,6 +315,7 @@ def run(args: argparse.Namespace) -> int:
                   file=sys.stderr)
             code = EXIT_RUN
 
+    sess.close()                       # writes the trace, if one was asked for
     if args.trace:
         path = args.trace
         written = os.path.exists(path) and (trace_before is None
@@ -325,7 +326,6 @@ def run(args: argparse.Namespace) -> int:
             print(f"{PROG}: warning: no trace was written to {path}: the config key 'tracing' "
                   f"is accepted but this version of the runtime does not write traces yet",
                   file=sys.stderr)
-    sess.close()
     return code
 
 

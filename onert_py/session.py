@@ -179,6 +179,9 @@ class Session:
         """Release backend contexts, buffers and the model mapping."""
         if getattr(self, "_compiler", None) is None:
             return
+        tracer = self._compiler.tracer
+        if tracer is not None and tracer.events:
+            tracer.write()
         self._compiled.release()
         self._compiler.release()
         self._model.close()

@@ -8,7 +8,7 @@ from functools import lru_cache
 from ...config import Config
 from ...errors import BackendNotAvailableError, CompileError, ConfigError
 from ..backend import Backend, BackendContext, ContextData
-from ..exec import EXECUTORS, Step
+from ..exec import EXECUTORS, Step, Tracer
 from ..ir import Model
 from .backend_manager import manager
 from .lowering import BUILTIN, LoweredGraph, lower
@@ -51,6 +51,7 @@ class Compiler:
         self.requested = list(config.backends or DEFAULT_BACKENDS)
         self.backends: dict[str, Backend] = {}
         self.failures: dict[str, str] = {}
+        self.tracer = Tracer(config.tracing) if config.tracing else None
         self._load_backends()
         try:
             rules = Rules(config.op_backend_allops, dict(config.op_backend),
@@ -138,7 +139,7 @@ class Compiler:
         for bid in used[1:] + [BUILTIN]:       # builtin last: Permute needs every registry
             kernels.update(contexts[bid].gen_kernels())
         steps = [Step(oi, lowered.op_backend[oi], kernels[oi]) for oi in lowered.exec_order]
-        executor = EXECUTORS[self.config.executor](steps, sg)
+        executor = EXECUTORS[self.config.executor](steps, sg, self.tracer)
         reg = registries[BUILTIN]
         return CompiledSubgraph(sg, lowered, contexts, executor,
                                 [reg.get_itensor(i) for i in lowered.graph.inputs],

@@ -19,11 +19,32 @@ class LinearExecutor:
 
     name = "Linear"
 
-    def __init__(self, steps: list[Step], subgraph_index: int = 0) -> None:
+    def __init__(self, steps: list[Step], subgraph_index: int = 0, tracer=None) -> None:
         self.steps = steps
         self.subgraph_index = subgraph_index
+        self.tracer = tracer
         self._live = [s for s in steps if s.kernel.run is not None]
         self._runs = [s.kernel.run for s in self._live]
+        if tracer is not None:
+            self.execute = self._execute_traced
+
+    def _execute_traced(self) -> None:
+        tracer, sg = self.tracer, self.subgraph_index
+        for step in self._live:
+            op = step.kernel.op
+            args = {f"input{k}": str(tuple(t.shape)) for k, t in enumerate(step.kernel.inputs)
+                    if t is not None}
+            start = tracer.now_us()
+            try:
+                step.kernel.run()
+            except OnertPyError:
+                raise
+            except Exception as e:
+                raise ExecutionError(f"subgraph {sg} op #{op.index} {op.name} on "
+                                     f"{step.backend} failed: {type(e).__name__}: {e}") from e
+            name = "Permute" if op.type == "Permute" else op.name
+            tracer.span(f"${op.index} {name}", f"{sg}, {step.backend}", start, tracer.now_us(),
+                        args)
 
     def execute(self) -> None:
         i = 0
