@@ -1,13 +1,20 @@
 """DEPTHWISE_CONV_2D: a sum over the filter taps of shifted input views times per-channel
-weights, done in bands of output rows so the partial sums stay in cache."""
+weights, done in bands of output rows so the partial sums stay in cache. Padding is never
+materialized: each tap only touches the output rectangle where it reads real input."""
 from __future__ import annotations
 
 import numpy as np
 
 from .common import CpuKernel, activation, conv_padding, register
-from .conv2d import PaddedInput
 
 BAND_BYTES = 256 * 1024
+
+
+def valid_range(o0: int, o1: int, offset: int, stride: int, pad: int, size: int) -> tuple[int, int]:
+    """Output indices o in [o0, o1) whose input index o*stride + offset - pad is inside [0, size)."""
+    lo = max(o0, -((offset - pad) // stride))
+    hi = min(o1, (size - 1 - offset + pad) // stride + 1)
+    return lo, hi
 
 
 @register("DepthwiseConv2D")
@@ -31,14 +38,13 @@ class DepthwiseConv2DLayer(CpuKernel):
         sh, sw, dh, dw = p.stride_h, p.stride_w, p.dilation_h_factor, p.dilation_w_factor
         pt, pb, pl, pr = conv_padding(p.padding, h, wd, kh, kw, sh, sw, dh, dw, oh, ow)
         self.mult = cout // cin
-        self.pad = PaddedInput(x, pt, pb, pl, pr)
-        src = self.pad.padded
+        self.x = x
+        src = x
         if self.mult > 1:
-            self.repeated = np.empty(src.shape[:3] + (cout,), x.dtype)
+            self.repeated = np.empty((n, h, wd, cout), x.dtype)
             src = self.repeated
         self.w = np.ascontiguousarray(w.reshape(kh * kw, cout))
         self.bias = self.buf(2)
-        self.y = y
         row_bytes = max(n * ow * cout * x.dtype.itemsize, 1)
         band = min(oh, max(1, BAND_BYTES // row_bytes))
         tmp = np.empty((n, band, ow, cout), x.dtype)
@@ -46,28 +52,34 @@ class DepthwiseConv2DLayer(CpuKernel):
         self.bands = []
         for r0 in range(0, oh, band):
             r1 = min(oh, r0 + band)
-            taps = []
+            full, partial = [], []
             for i in range(kh):
+                a, b = valid_range(r0, r1, i * dh, sh, pt, h)
                 for j in range(kw):
-                    rs = r0 * sh + i * dh
-                    cs = j * dw
-                    view = src[:, rs:rs + (r1 - r0 - 1) * sh + 1:sh, cs:cs + (ow - 1) * sw + 1:sw, :]
-                    taps.append((view, self.w[i * kw + j]))
-            self.bands.append((y[:, r0:r1], tmp[:, :r1 - r0], taps))
+                    c, d = valid_range(0, ow, j * dw, sw, pl, wd)
+                    if a >= b or c >= d:
+                        continue        # this tap only ever reads padding here
+                    rs, cs = a * sh + i * dh - pt, c * sw + j * dw - pl
+                    view = src[:, rs:rs + (b - a - 1) * sh + 1:sh, cs:cs + (d - c - 1) * sw + 1:sw]
+                    tap = (view, self.w[i * kw + j], y[:, a:b, c:d], tmp[:, a - r0:b - r0, c:d])
+                    (full if (a, b, c, d) == (r0, r1, 0, ow) else partial).append(tap)
+            self.bands.append((y[:, r0:r1], full[:1], full[1:] + partial))
 
     def run(self) -> None:
         if not self.const_w:
             self.prepare()
-        src = self.pad.refresh()
         if self.mult > 1:
-            np.copyto(self.repeated, np.repeat(src, self.mult, axis=3))
+            np.copyto(self.repeated, np.repeat(self.x, self.mult, axis=3))
         mul, add = np.multiply, np.add
-        for out, tmp, taps in self.bands:
-            view, wk = taps[0]
-            mul(view, wk, out=out)
-            for view, wk in taps[1:]:
+        for out, first, rest in self.bands:
+            if first:
+                view, wk, _, _ = first[0]
+                mul(view, wk, out=out)
+            else:
+                out.fill(0)
+            for view, wk, dst, tmp in rest:
                 mul(view, wk, out=tmp)
-                add(out, tmp, out=out)
+                add(dst, tmp, out=dst)
             if self.bias is not None:
                 add(out, self.bias, out=out)
             if self.act is not None:
