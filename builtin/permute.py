@@ -27,6 +27,7 @@ class PermuteLayer(Kernel):
         elif host_dst:
             self.run = self._device_to_host
         else:
+            self.staging = np.empty(src.shape, src.dtype)
             self.run = self._device_to_device
 
     def _host_to_host(self) -> None:
@@ -39,6 +40,5 @@ class PermuteLayer(Kernel):
         self.inputs[0].to_host(self.outputs[0].buffer)
 
     def _device_to_device(self) -> None:
-        tmp = np.empty(self.inputs[0].shape, self.inputs[0].dtype)
-        self.inputs[0].to_host(tmp)
-        self.outputs[0].from_host(tmp)
+        self.inputs[0].to_host(self.staging)
+        self.outputs[0].from_host(self.staging)

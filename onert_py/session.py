@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 from typing import Any, Mapping, Sequence
 
 import numpy as np
@@ -24,7 +25,9 @@ class Session:
 
     def __init__(self, model: str | os.PathLike | bytes, backends: str | Sequence[str] | None = None,
                  config: str | os.PathLike | Mapping[str, Any] | None = None) -> None:
+        t0 = time.perf_counter()
         self._model = load_model(model)
+        t1 = time.perf_counter()
         self.config = config_mod.resolve(config, package=self._model.package_config,
                                          backends=backends)
         if not self.config.use_mmaped_data and self._model.path is not None:
@@ -42,6 +45,8 @@ class Session:
                 raise _unexpected_compile_error(e) from e
             raise
         self._lock = threading.Lock()
+        # seconds spent loading the model file, and compiling it (config included)
+        self.timings = {"load": t1 - t0, "compile": time.perf_counter() - t1}
         self._blas_limit = None
         self.graph_dot = None            # a dot.DotDump when config graph_dot_dump is set
         if self.config.graph_dot_dump:

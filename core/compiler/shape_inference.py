@@ -58,30 +58,32 @@ def _broadcast(op, shapes, g):
     return [broadcast(shapes[0], shapes[1])]
 
 
+def spatial(op: Operation, x: Shape, kh: int, kw: int, dh: int, dw: int, channels: int) -> Shape:
+    """NHWC output of a sliding-window op (convolution, pooling) with the op's strides/padding."""
+    p = op.params
+    n, h, w, _ = x
+    return (n, conv_out(h, kh, p.stride_h, dh, p.padding), conv_out(w, kw, p.stride_w, dw, p.padding),
+            channels)
+
+
 @rule("Conv2D")
 def _conv(op, shapes, g):
-    n, h, w, _ = shapes[0]
     cout, kh, kw, _ = shapes[1]
-    p = op.params
-    return [(n, conv_out(h, kh, p.stride_h, p.dilation_h_factor, p.padding),
-             conv_out(w, kw, p.stride_w, p.dilation_w_factor, p.padding), cout)]
+    return [spatial(op, shapes[0], kh, kw, op.params.dilation_h_factor,
+                    op.params.dilation_w_factor, cout)]
 
 
 @rule("DepthwiseConv2D")
 def _dwconv(op, shapes, g):
-    n, h, w, _ = shapes[0]
     _, kh, kw, cout = shapes[1]
-    p = op.params
-    return [(n, conv_out(h, kh, p.stride_h, p.dilation_h_factor, p.padding),
-             conv_out(w, kw, p.stride_w, p.dilation_w_factor, p.padding), cout)]
+    return [spatial(op, shapes[0], kh, kw, op.params.dilation_h_factor,
+                    op.params.dilation_w_factor, cout)]
 
 
 @rule("Pool2D")
 def _pool(op, shapes, g):
-    n, h, w, c = shapes[0]
     p = op.params
-    return [(n, conv_out(h, p.filter_height, p.stride_h, 1, p.padding),
-             conv_out(w, p.filter_width, p.stride_w, 1, p.padding), c)]
+    return [spatial(op, shapes[0], p.filter_height, p.filter_width, 1, 1, shapes[0][3])]
 
 
 @rule("FullyConnected")

@@ -8,6 +8,18 @@ from onert_py.model_builder import single_op_model
 from op_harness import ACCUMULATE, check_op, conv_out, rand
 
 
+def conv_models(op: str, xs: tuple, w: np.ndarray, bias: np.ndarray | None, out: tuple,
+                opts: dict) -> tuple[bytes, bytes | None]:
+    """The model under test and, when it has no bias, the interpreter's reference model: TFLite
+    needs a bias, so it runs the same convolution with a zero one."""
+    model = single_op_model(op, [("x", xs, "float32"), w, bias], [("y", out, "float32")], **opts)
+    if bias is not None:
+        return model, None
+    zero = np.zeros(out[3:], np.float32)
+    return model, single_op_model(op, [("x", xs, "float32"), w, zero], [("y", out, "float32")],
+                                  **opts)
+
+
 # ---- CONV_2D ---------------------------------------------------------------------------------
 # (input NHWC, filter OHWI, stride (h, w), dilation (h, w), padding, bias, activation)
 CONV_CASES = {
@@ -41,12 +53,7 @@ def test_conv2d(backend, rng, case):
            conv_out(xs[2], ws[2], sw, dw, padding), ws[0])
     opts = dict(padding=padding, stride_h=sh, stride_w=sw, dilation_h_factor=dh,
                 dilation_w_factor=dw, fused_activation_function=act)
-    model = single_op_model("CONV_2D", [("x", xs, "float32"), w, bias], [("y", out, "float32")],
-                            **opts)
-    # the interpreter needs a bias: it runs the same convolution with a zero one
-    ref = None if has_bias else single_op_model(
-        "CONV_2D", [("x", xs, "float32"), w, np.zeros(ws[:1], np.float32)],
-        [("y", out, "float32")], **opts)
+    model, ref = conv_models("CONV_2D", xs, w, bias, out, opts)
     check_op(model, [rand(rng, xs)], backend, reference=ref, **ACCUMULATE)
 
 
@@ -86,12 +93,16 @@ def test_depthwise_conv2d(backend, rng, case):
     out = (xs[0], conv_out(xs[1], kh, s, d, padding), conv_out(xs[2], kw, s, d, padding), cout)
     opts = dict(padding=padding, stride_h=s, stride_w=s, dilation_h_factor=d,
                 dilation_w_factor=d, depth_multiplier=mult, fused_activation_function=act)
-    model = single_op_model("DEPTHWISE_CONV_2D", [("x", xs, "float32"), w, bias],
-                            [("y", out, "float32")], **opts)
-    ref = None if has_bias else single_op_model(
-        "DEPTHWISE_CONV_2D", [("x", xs, "float32"), w, np.zeros((cout,), np.float32)],
-        [("y", out, "float32")], **opts)
+    model, ref = conv_models("DEPTHWISE_CONV_2D", xs, w, bias, out, opts)
     check_op(model, [rand(rng, xs)], backend, reference=ref, **ACCUMULATE)
+
+
+def test_depthwise_conv2d_filter_as_input(backend, rng):
+    """A filter fed at run time (not a constant)."""
+    model = single_op_model("DEPTHWISE_CONV_2D", [("x", (1, 6, 6, 3), "float32"),
+                                                  ("w", (1, 3, 3, 3), "float32"), rand(rng, (3,))],
+                            [("y", (1, 6, 6, 3), "float32")], padding="SAME", depth_multiplier=1)
+    check_op(model, [rand(rng, (1, 6, 6, 3)), rand(rng, (1, 3, 3, 3))], backend, **ACCUMULATE)
 
 
 # ---- FULLY_CONNECTED -------------------------------------------------------------------------

@@ -70,7 +70,6 @@ class Conv2DLayer(CpuKernel):
             self.cols = np.empty((n, oh, ow, kh, kw, cin), x.dtype)
             self.cols2d = self.cols.reshape(n * oh * ow, kh * kw * cin)
             self.view = patch_view(self.pad.padded, oh, ow, kh, kw, sh, sw, dh, dw)
-        self.const_w = self.inputs[1].is_constant
         # matmul, bias and activation chunk by chunk of rows, so the epilogue reads from cache
         lhs = self.x2d if self.pointwise else self.cols2d
         rows = max(1, CHUNK_BYTES // max(cout * y.dtype.itemsize, 1))
@@ -78,8 +77,6 @@ class Conv2DLayer(CpuKernel):
                        for r in range(0, self.y2d.shape[0], rows)]
 
     def run(self) -> None:
-        if not self.const_w:
-            self.prepare()
         if not self.pointwise:
             self.pad.refresh()
             np.copyto(self.cols, self.view)

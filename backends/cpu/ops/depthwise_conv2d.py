@@ -43,12 +43,11 @@ class DepthwiseConv2DLayer(CpuKernel):
         if self.mult > 1:
             self.repeated = np.empty((n, h, wd, cout), x.dtype)
             src = self.repeated
-        self.w = np.ascontiguousarray(w.reshape(kh * kw, cout))
+        self.w = w.reshape(kh * kw, cout)       # a view: non-constant weights stay current
         self.bias = self.buf(2)
         row_bytes = max(n * ow * cout * x.dtype.itemsize, 1)
         band = min(oh, max(1, BAND_BYTES // row_bytes))
         tmp = np.empty((n, band, ow, cout), x.dtype)
-        self.const_w = self.inputs[1].is_constant
         self.bands = []
         for r0 in range(0, oh, band):
             r1 = min(oh, r0 + band)
@@ -66,8 +65,6 @@ class DepthwiseConv2DLayer(CpuKernel):
             self.bands.append((y[:, r0:r1], full[:1], full[1:] + partial))
 
     def run(self) -> None:
-        if not self.const_w:
-            self.prepare()
         if self.mult > 1:
             np.copyto(self.repeated, np.repeat(self.x, self.mult, axis=3))
         mul, add = np.multiply, np.add
