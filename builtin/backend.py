@@ -1,14 +1,23 @@
-"""The builtin backend: If, While and Permute kernels, and the tensors of the user's I/O."""
+"""The builtin backend: control flow (If, While, CallOnce), resource variables, Permute, and the
+tensors of the user's I/O."""
 from __future__ import annotations
 
 from ..core.backend import (Backend, ContextData, HostBackendContext, HostTensor, IConfig,
                             KernelRegistry, TensorRegistry)
 from ..core.ir import Graph, Operation
+from .control_flow import CallOnceLayer, IfLayer, WhileLayer
 from .io_tensor import IOTensor
 from .permute import PermuteLayer
+from .variables import AssignVariableLayer, ReadVariableLayer, VarHandleLayer
 
 kernels = KernelRegistry("builtin")
 kernels.register("Permute")(PermuteLayer)
+kernels.register("If")(IfLayer)
+kernels.register("While")(WhileLayer)
+kernels.register("CallOnce")(CallOnceLayer)
+kernels.register("VarHandle")(VarHandleLayer)
+kernels.register("ReadVariable")(ReadVariableLayer)
+kernels.register("AssignVariable")(AssignVariableLayer)
 
 
 class BuiltinConfig(IConfig):

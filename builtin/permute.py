@@ -31,7 +31,12 @@ class PermuteLayer(Kernel):
             self.run = self._device_to_device
 
     def _host_to_host(self) -> None:
-        np.copyto(self.outputs[0].buffer, self.inputs[0].buffer)
+        src, dst = self.inputs[0].buffer, self.outputs[0]
+        out = dst.buffer
+        if out is None or out.shape != src.shape:   # an unbound or dynamic output
+            dst.resize(src.shape)
+            out = dst.buffer
+        np.copyto(out, src)
 
     def _host_to_device(self) -> None:
         self.outputs[0].from_host(self.inputs[0].buffer)

@@ -225,7 +225,8 @@ class ModelBuilder:
 
     def tensor_type(self, dtype: DType) -> int:
         """The schema's TensorType value for a numpy dtype (name) or "string"."""
-        name = dtype if isinstance(dtype, str) and dtype in ("string", "str") else None
+        name = dtype if isinstance(dtype, str) and dtype in ("string", "str", "resource",
+                                                             "variant") else None
         if name is None:
             try:
                 name = np.dtype(dtype).name

@@ -161,14 +161,14 @@ class Session:
             compiled = self._compiled
             for t, a in zip(compiled.inputs, arrays):
                 t.bind_user(a)
-            outs = [np.empty(t.shape, t.dtype) for t in compiled.outputs]
-            for t, a in zip(compiled.outputs, outs):
-                t.bind_user(a)
+            for t in compiled.outputs:    # dynamic outputs are sized by their Permute
+                t.set_buffer(None if t.is_dynamic else np.empty(t.planned_shape, t.dtype))
             try:
                 with np.errstate(all="ignore"):    # inf/nan propagate as in TFLite, silently
                     compiled.executor.execute()
+                outs = [t.buffer for t in compiled.outputs]
             finally:
-                for t in compiled.inputs:
+                for t in (*compiled.inputs, *compiled.outputs):
                     t.set_buffer(None)
         return outs
 

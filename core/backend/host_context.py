@@ -70,8 +70,8 @@ class HostBackendContext(BackendContext):
         for idx in sorted(self.data.operands):
             operand = g.operands[idx]
             t = self.make_tensor(operand)
-            if operand.dtype is None:
-                pass    # STRING/RESOURCE/...: kernels that accept them handle the raw data
+            if operand.dtype is None or operand.dynamic:
+                pass    # STRING/RESOURCE: kernels handle the raw data; dynamic: sized at run time
             elif t.nbytes > limit:
                 raise CompileError(f"tensor #{idx} {operand.name!r} of shape {operand.shape} needs "
                                    f"{t.nbytes} bytes, over the limit of {limit} "

@@ -16,7 +16,16 @@ class Kernel:
     (views, temporaries); it runs at configure time and again when a dynamic shape changes.
     `run` computes, without checks or allocation. A kernel whose result is fixed at configure
     time (a constant folded once) sets `run = None` and the executor skips it.
+
+    Dynamic shapes: when an input or output tensor `is_dynamic`, configure() only validates
+    (shapes and buffers are not known yet: validate must not rely on them); before each run the
+    executor infers the output shapes from the actual inputs, resizes the outputs and calls
+    `prepare()` again whenever a tensor's shape or buffer changed. A kernel whose output shape
+    depends on the result itself (Where, Unique, NMS) sets `shape_from_run = True`; the executor
+    then leaves its outputs alone and `run` sizes them (`tensor.resize(shape)` or `adopt`).
     """
+
+    shape_from_run = False
 
     op: Operation
     inputs: list[ITensor | None]
@@ -27,7 +36,13 @@ class Kernel:
                   ctx: Any = None) -> None:
         self.op, self.inputs, self.outputs, self.ctx = op, inputs, outputs, ctx
         self.validate()
-        self.prepare()
+        if not self.dynamic:
+            self.prepare()
+
+    @property
+    def dynamic(self) -> bool:
+        """Whether any tensor of this kernel gets its shape at run time."""
+        return any(t is not None and t.is_dynamic for t in (*self.inputs, *self.outputs))
 
     def validate(self) -> None:
         """Check dtypes, ranks and params; raise CompileError via self.fail()."""

@@ -19,7 +19,7 @@ class ITensor(ABC):
         self.dtype: np.dtype | None = operand.dtype
         self.quant: Quantization | None = operand.quant
         self.is_constant = operand.is_constant
-        self.is_dynamic = False
+        self.is_dynamic = operand.dynamic    # shape (and buffer) decided at run time
         self.sparsity = operand.sparsity
 
     @property
@@ -32,8 +32,12 @@ class ITensor(ABC):
         return int(np.prod(self.shape, dtype=np.int64)) * (self.dtype.itemsize if self.dtype else 1)
 
     def apply_shape(self, shape: tuple[int, ...]) -> None:
-        """Give the tensor a new shape (dynamic tensors re-allocate on their next use)."""
+        """Give the tensor a new shape, keeping its buffer (see `resize` for one that fits)."""
         self.shape = tuple(int(d) for d in shape)
+
+    def resize(self, shape: tuple[int, ...]) -> None:
+        """Take `shape` and a buffer that holds it (used at run time for dynamic shapes)."""
+        self.apply_shape(shape)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(#{self.index} {self.name!r} {self.shape} {self.dtype})"
@@ -48,20 +52,51 @@ class HostTensor(ITensor):
         if operand.is_constant and operand.dtype is not None:
             self._buffer = operand.data
         self.offset: int | None = None     # position in the arena, set by the memory planner
+        self.planned_shape = self.shape    # the compile-time shape the arena slot holds
+        self._arena: np.ndarray | None = None
+        self.version = 0                   # bumped whenever the buffer changes
 
     @property
     def buffer(self) -> np.ndarray:
         return self._buffer   # type: ignore[return-value]
 
-    def set_buffer(self, array: np.ndarray) -> None:
+    def set_buffer(self, array: np.ndarray | None) -> None:
         self._buffer = array
+        self.version += 1
 
     def bind_arena(self, arena: np.ndarray, offset: int) -> None:
         """Point this tensor at `nbytes` of the arena starting at `offset`."""
-        self.offset = offset
+        self.offset, self._arena, self.planned_shape = offset, arena, self.shape
         n = self.nbytes
-        self._buffer = arena[offset:offset + n].view(self.dtype).reshape(self.shape)
+        self.set_buffer(arena[offset:offset + n].view(self.dtype).reshape(self.shape))
 
     def allocate(self) -> None:
         """Own a private buffer (dynamic tensors, and tensors that must outlive the arena)."""
-        self._buffer = np.zeros(self.shape, self.dtype)
+        self.set_buffer(np.zeros(self.shape, self.dtype))
+
+    def resize(self, shape: tuple[int, ...]) -> None:
+        """Take `shape` with a buffer that holds it: the arena slot when the shape is the planned
+        one, else a private buffer (kept while the shape stays the same)."""
+        shape = tuple(int(d) for d in shape)
+        b = self._buffer
+        if b is not None and b.shape == shape:
+            self.shape = shape
+            return
+        self.shape = shape
+        if self._arena is not None and shape == self.planned_shape:
+            n = self.nbytes
+            self.set_buffer(self._arena[self.offset:self.offset + n].view(self.dtype)
+                            .reshape(shape))
+        else:
+            self.set_buffer(np.empty(shape, self.dtype))
+
+    def adopt(self, array: np.ndarray) -> None:
+        """Take `array` (of this tensor's dtype) as the buffer, without a copy."""
+        self.shape = tuple(array.shape)
+        self.set_buffer(array)
+
+    def release(self) -> None:
+        """Drop a run-time buffer after its last use; arena-placed tensors keep their slot."""
+        if self._arena is None and not self.is_constant and self.is_dynamic:
+            self._buffer = None
+            self.version += 1

@@ -13,7 +13,7 @@ from ..ir import Model
 from .backend_manager import manager
 from .lowering import BUILTIN, LoweredGraph, lower
 from .scheduler import Assignment, Rules, assign
-from .shape_inference import infer_shapes
+from .shape_inference import Dynamic, infer_shapes
 
 DEFAULT_BACKENDS = ["cpu"]
 
@@ -52,6 +52,9 @@ class Compiler:
         self.backends: dict[str, Backend] = {}
         self.failures: dict[str, str] = {}
         self.tracer = Tracer(config.tracing) if config.tracing else None
+        self.state: dict = {}           # run-time state shared by all subgraphs (variables, ...)
+        self.children: dict[tuple, CompiledSubgraph] = {}    # (subgraph, input shapes) -> compiled
+        self._compiling: list[tuple] = []
         self._load_backends()
         try:
             rules = Rules(config.op_backend_allops, dict(config.op_backend),
@@ -118,6 +121,7 @@ class Compiler:
     def backend_options(self) -> dict:
         c = self.config
         return {"memory_planner": c.memory_planner, "num_threads": c.num_threads,
+                "executor": c.executor,
                 "max_tensor_bytes": c.max_tensor_bytes, **c.sections}
 
     def compile_subgraph(self, sg: int, input_shapes: dict[int, tuple[int, ...]] | None = None
@@ -125,12 +129,13 @@ class Compiler:
         graph = self.model.subgraphs[sg]
         op_backend = {oi: self.assignment[(sg, oi)].backend for oi in graph.operations}
         lowered = lower(graph, op_backend, sg)
-        infer_shapes(lowered.graph, lowered.exec_order, input_shapes or {}, sg)
+        infer_shapes(lowered.graph, lowered.exec_order, input_shapes or {}, sg,
+                     self._control_flow_shapes)
         used = [BUILTIN] + [b for b in self.order if b in set(op_backend.values())]
         contexts: dict[str, BackendContext] = {}
         for bid in used:
             data = ContextData(lowered.graph, sg, lowered.ops_of(bid), lowered.exec_order,
-                               lowered.operands_of(bid), self.backend_options())
+                               lowered.operands_of(bid), self.backend_options(), session=self)
             contexts[bid] = self.backends[bid].new_context(data)
         registries = {bid: ctx.gen_tensors() for bid, ctx in contexts.items()}
         builtin = contexts[BUILTIN]
@@ -139,13 +144,57 @@ class Compiler:
         for bid in used[1:] + [BUILTIN]:       # builtin last: Permute needs every registry
             kernels.update(contexts[bid].gen_kernels())
         steps = [Step(oi, lowered.op_backend[oi], kernels[oi]) for oi in lowered.exec_order]
-        executor = EXECUTORS[self.config.executor](steps, sg, self.tracer)
         reg = registries[BUILTIN]
-        return CompiledSubgraph(sg, lowered, contexts, executor,
-                                [reg.get_itensor(i) for i in lowered.graph.inputs],
+        inputs = [reg.get_itensor(i) for i in lowered.graph.inputs]
+        executor = EXECUTORS[self.config.executor](steps, sg, self.tracer, inputs)
+        return CompiledSubgraph(sg, lowered, contexts, executor, inputs,
                                 [reg.get_itensor(o) for o in lowered.graph.outputs])
 
+    def subgraph(self, index: int, shapes: list[tuple[int, ...]]) -> CompiledSubgraph:
+        """Subgraph `index` compiled for these input shapes (once; later calls reuse it)."""
+        key = (index, tuple(tuple(s) for s in shapes))
+        if key in self.children:
+            return self.children[key]
+        if any(k[0] == index for k in self._compiling):
+            chain = " -> ".join(str(k[0]) for k in self._compiling)
+            raise CompileError(f"subgraph {index} calls itself ({chain} -> {index}); recursive "
+                               f"control flow is not supported")
+        graph = self.model.subgraphs[index]
+        self._compiling.append(key)
+        try:
+            compiled = self.compile_subgraph(index, dict(zip(graph.inputs, key[1])))
+        finally:
+            self._compiling.pop()
+        self.children[key] = compiled
+        return compiled
+
+    def _control_flow_shapes(self, op, shapes: list) -> list[tuple[int, ...]]:
+        """Output shapes of If/While from their compiled children; Dynamic when a branch's or
+        the loop body's output shapes are not fixed (or not the same on every path)."""
+        p = op.params
+
+        def outs(c: CompiledSubgraph) -> list[tuple[int, ...]]:
+            g = c.lowered.graph
+            if any(g.operands[o].dynamic for o in g.outputs):
+                raise Dynamic(f"subgraph {c.index} has outputs shaped at run time")
+            return [tuple(g.operands[o].shape) for o in g.outputs]
+
+        if op.type == "If":
+            branches = [outs(self.subgraph(i, shapes[1:]))
+                        for i in (p.then_subgraph_index, p.else_subgraph_index)]
+            if branches[0] != branches[1]:
+                raise Dynamic("the branches give different shapes")
+            return branches[0]
+        self.subgraph(p.cond_subgraph_index, shapes)
+        body = outs(self.subgraph(p.body_subgraph_index, shapes))
+        if body != [tuple(s) for s in shapes]:
+            raise Dynamic("the loop body changes the shapes of its variables")
+        return body
+
     def release(self) -> None:
+        for child in self.children.values():
+            child.release()
+        self.children.clear()
         for bid in self.backends:
             manager.release(bid)
         self.backends.clear()

@@ -3,7 +3,7 @@
 Order of rules, later ones overriding: the backends' preference order (first one whose
 `supports(op)` accepts), `op_backend_allops`, `op_backend` per op type, `op_backend_map` per op
 index. An explicit rule to a backend that cannot run the op is a CompileError, never a silent
-fallback. If/While/Permute always go to builtin.
+fallback. Control flow (If/While/CallOnce), resource variables and Permute always go to builtin.
 """
 from __future__ import annotations
 
@@ -13,7 +13,8 @@ from ...errors import CompileError, UnsupportedOperationError
 from ..backend import Backend
 from ..ir import Graph, Model, Operation
 
-BUILTIN_OPS = {"If", "While", "Permute"}
+BUILTIN_OPS = {"If", "While", "CallOnce", "Permute", "VarHandle", "ReadVariable",
+               "AssignVariable"}
 
 
 @dataclass
@@ -58,7 +59,7 @@ def assign(model: Model, backends: dict[str, Backend], order: list[str],
 def _assign_one(op: Operation, sg: int, graph: Graph, backends: dict[str, Backend],
                 order: list[str], rules: Rules) -> Assignment:
     if op.type in BUILTIN_OPS:
-        return Assignment("builtin", "control flow and Permute run on builtin")
+        return Assignment("builtin", "control flow, variables and Permute run on builtin")
     explicit = _explicit(op, sg, rules)
     if explicit is not None:
         bid, rule = explicit

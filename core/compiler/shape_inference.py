@@ -1,8 +1,14 @@
-"""Static shape inference: output shapes from input shapes (and constant inputs), per op type.
+"""Shape inference: output shapes from input shapes (and input values), per op type.
 
-Run over a lowered subgraph in execution order after the input shapes are fixed. An op type
-without a rule keeps the shapes the model file declares, which is right as long as its input
-shapes are the declared ones; otherwise compiling fails and says which op lacks a rule.
+A rule is `fn(op, shapes, v) -> [output shapes]`; `v.value(i)` is operand i's data (None when
+not known) and `v.declared(i)` the shape the model file gives it. At compile time the values
+are the constants; a rule that needs a value it cannot have raises `Dynamic`, and the op's
+outputs become dynamic tensors, whose shapes the executor infers again at run time from the
+actual data (same rules, `v.value` then reads the tensors). Ops whose output shape depends on
+the result itself (Where, Unique, NMS) always raise Dynamic; their kernels size the outputs.
+
+An op type without a rule keeps the shapes the model file declares, which is right as long as
+its input shapes are the declared ones; otherwise compiling fails and says which op lacks one.
 """
 from __future__ import annotations
 
@@ -14,22 +20,40 @@ from ...errors import CompileError
 from ..ir import Graph, Operation
 
 Shape = tuple[int, ...]
-Rule = Callable[[Operation, list, Graph], list[Shape]]
-RULES: dict[str, Rule] = {}
+RULES: dict[str, Callable] = {}
 
 
-def rule(*types: str) -> Callable[[Rule], Rule]:
-    def deco(fn: Rule) -> Rule:
+class Dynamic(Exception):
+    """A rule cannot tell the output shape before run time (a value it needs is not constant,
+    or the shape depends on the result)."""
+
+
+class StaticValues:
+    """Values known at compile time: the constants of a graph."""
+
+    def __init__(self, graph: Graph) -> None:
+        self.graph = graph
+
+    def value(self, index: int) -> np.ndarray | None:
+        return None if index < 0 else self.graph.operands[index].data
+
+    def declared(self, index: int) -> Shape:
+        return tuple(self.graph.operands[index].shape)
+
+    def need(self, index: int, what: str) -> np.ndarray:
+        """The value of operand `index`; raises Dynamic (naming `what`) when not known."""
+        data = self.value(index)
+        if data is None:
+            raise Dynamic(f"{what} is not constant")
+        return data
+
+
+def rule(*types: str) -> Callable:
+    def deco(fn: Callable) -> Callable:
         for t in types:
             RULES[t] = fn
         return fn
     return deco
-
-
-def const(graph: Graph, index: int) -> np.ndarray | None:
-    if index < 0:
-        return None
-    return graph.operands[index].data
 
 
 def broadcast(a: Shape, b: Shape) -> Shape:
@@ -49,12 +73,12 @@ def conv_out(size: int, k: int, stride: int, dilation: int, padding: str) -> int
 @rule("ElementwiseActivation", "ElementwiseUnary", "Permute", "Softmax", "LogSoftmax",
       "L2Normalization", "LocalResponseNormalization", "InstanceNorm", "RmsNorm", "PReLU",
       "Densify", "ZerosLike")
-def _same(op, shapes, g):
+def _same(op, shapes, v):
     return [shapes[0]]
 
 
 @rule("BinaryArithmetic", "ElementwiseBinary", "Comparison", "SquaredDifference")
-def _broadcast(op, shapes, g):
+def _broadcast(op, shapes, v):
     return [broadcast(shapes[0], shapes[1])]
 
 
@@ -67,27 +91,27 @@ def spatial(op: Operation, x: Shape, kh: int, kw: int, dh: int, dw: int, channel
 
 
 @rule("Conv2D")
-def _conv(op, shapes, g):
+def _conv(op, shapes, v):
     cout, kh, kw, _ = shapes[1]
     return [spatial(op, shapes[0], kh, kw, op.params.dilation_h_factor,
                     op.params.dilation_w_factor, cout)]
 
 
 @rule("DepthwiseConv2D")
-def _dwconv(op, shapes, g):
+def _dwconv(op, shapes, v):
     _, kh, kw, cout = shapes[1]
     return [spatial(op, shapes[0], kh, kw, op.params.dilation_h_factor,
                     op.params.dilation_w_factor, cout)]
 
 
 @rule("Pool2D")
-def _pool(op, shapes, g):
+def _pool(op, shapes, v):
     p = op.params
     return [spatial(op, shapes[0], p.filter_height, p.filter_width, 1, 1, shapes[0][3])]
 
 
 @rule("FullyConnected")
-def _fc(op, shapes, g):
+def _fc(op, shapes, v):
     x, w = shapes[0], shapes[1]
     units = w[0]
     if op.params.get("keep_num_dims", False):
@@ -97,11 +121,11 @@ def _fc(op, shapes, g):
 
 
 @rule("Reshape")
-def _reshape(op, shapes, g):
-    new = const(g, op.inputs[1]) if len(op.inputs) > 1 else None
-    target = [int(v) for v in new.reshape(-1)] if new is not None else list(op.params.get("new_shape") or [])
-    if new is None and len(op.inputs) > 1 and not target:
-        raise KeyError("shape input is not constant")
+def _reshape(op, shapes, v):
+    if len(op.inputs) > 1 and op.inputs[1] >= 0:
+        target = [int(d) for d in v.need(op.inputs[1], "the shape input").reshape(-1)]
+    else:
+        target = list(op.params.get("new_shape") or [])
     total = int(np.prod(shapes[0]))
     if -1 in target:
         known = int(np.prod([d for d in target if d != -1]))
@@ -112,15 +136,13 @@ def _reshape(op, shapes, g):
 
 
 @rule("Transpose")
-def _transpose(op, shapes, g):
-    perm = const(g, op.inputs[1])
-    if perm is None:
-        raise KeyError("perm is not constant")
+def _transpose(op, shapes, v):
+    perm = v.need(op.inputs[1], "perm").reshape(-1)
     return [tuple(shapes[0][int(p)] for p in perm)]
 
 
 @rule("Squeeze")
-def _squeeze(op, shapes, g):
+def _squeeze(op, shapes, v):
     shape = shapes[0]
     rank = len(shape)
     dims = [int(d) for d in op.params.get("squeeze_dims") or []]
@@ -133,14 +155,9 @@ def _squeeze(op, shapes, g):
 
 
 @rule("ExpandDims")
-def _expand_dims(op, shapes, g):
-    axis = const(g, op.inputs[1])
+def _expand_dims(op, shapes, v):
+    axis = v.need(op.inputs[1], "axis")
     rank = len(shapes[0])
-    if axis is None:    # computed at run time: the declared shape, if it still fits the input
-        declared = tuple(g.operands[op.outputs[0]].shape)
-        if len(declared) == rank + 1 and np.prod(declared) == np.prod(shapes[0]):
-            return [declared]
-        raise KeyError("axis is not constant")
     a = int(axis.reshape(-1)[0])
     if not -rank - 1 <= a <= rank:
         raise ValueError(f"axis {a} out of range for rank {rank}")
@@ -149,7 +166,7 @@ def _expand_dims(op, shapes, g):
 
 
 @rule("BatchMatMul")
-def _bmm(op, shapes, g):
+def _bmm(op, shapes, v):
     a, b = list(shapes[0]), list(shapes[1])
     if op.params.get("adj_x", False):
         a[-1], a[-2] = a[-2], a[-1]
@@ -159,10 +176,8 @@ def _bmm(op, shapes, g):
 
 
 @rule("Reduce")
-def _reduce(op, shapes, g):
-    axes = const(g, op.inputs[1])
-    if axes is None:
-        raise KeyError("axes are not constant")
+def _reduce(op, shapes, v):
+    axes = v.need(op.inputs[1], "axes")
     rank = len(shapes[0])
     axes = {int(a) % rank for a in np.atleast_1d(axes)} if rank else set()
     keep = op.params.get("keep_dims", False)
@@ -170,7 +185,7 @@ def _reduce(op, shapes, g):
 
 
 @rule("Concat")
-def _concat(op, shapes, g):
+def _concat(op, shapes, v):
     rank = len(shapes[0])
     axis = op.params.axis % rank
     out = list(shapes[0])
@@ -179,40 +194,53 @@ def _concat(op, shapes, g):
 
 
 @rule("Pad", "PadV2", "MirrorPad")
-def _pad(op, shapes, g):
-    pads = const(g, op.inputs[1])
-    if pads is None:
-        raise KeyError("paddings are not constant")
+def _pad(op, shapes, v):
+    pads = v.need(op.inputs[1], "paddings")
     return [tuple(int(d + p[0] + p[1]) for d, p in zip(shapes[0], pads.reshape(-1, 2)))]
 
 
 @rule("ResizeBilinear", "ResizeNearestNeighbor")
-def _resize(op, shapes, g):
-    size = const(g, op.inputs[1])
-    if size is None:
-        raise KeyError("size is not constant")
+def _resize(op, shapes, v):
+    size = v.need(op.inputs[1], "size").reshape(-1)
     n, _, _, c = shapes[0]
     return [(n, int(size[0]), int(size[1]), c)]
 
 
 @rule("DepthToSpace")
-def _d2s(op, shapes, g):
+def _d2s(op, shapes, v):
     n, h, w, c = shapes[0]
     b = op.params.block_size
     return [(n, h * b, w * b, c // (b * b))]
 
 
 @rule("SpaceToDepth")
-def _s2d(op, shapes, g):
+def _s2d(op, shapes, v):
     n, h, w, c = shapes[0]
     b = op.params.block_size
     return [(n, h // b, w // b, c * b * b)]
 
 
+def infer_op(op: Operation, shapes: list, values) -> list[Shape]:
+    """Output shapes of one op from its input shapes and a value accessor (see module doc).
+    Raises Dynamic, KeyError (no rule), or ValueError/IndexError/... for inconsistent input."""
+    fn = RULES.get(op.type)
+    if fn is None:
+        raise KeyError(f"shape inference for {op.type} is not implemented")
+    out = [tuple(int(d) for d in s) for s in fn(op, shapes, values)]
+    for shape in out:
+        if any(d < 0 for d in shape):
+            raise ValueError(f"inferred a negative dimension {shape}")
+    return out
+
+
 def infer_shapes(graph: Graph, order: list[int], input_shapes: dict[int, tuple[int, ...]],
-                 sg_index: int = 0) -> None:
-    """Set every operand's shape in `graph` (a lowered copy), starting from `input_shapes`."""
+                 sg_index: int = 0, control_flow: Callable | None = None) -> set[int]:
+    """Set every operand's shape in `graph` (a lowered copy), starting from `input_shapes`;
+    returns the operands whose shape is only known at run time (marked `dynamic`).
+    `control_flow(op, shapes)` gives If/While output shapes (or raises Dynamic)."""
     changed: set[int] = set()
+    dynamic: set[int] = {i for i in graph.inputs if graph.operands[i].dynamic}
+    values = StaticValues(graph)
     for i, shape in input_shapes.items():
         if tuple(graph.operands[i].shape) != tuple(shape):
             graph.operands[i].shape = tuple(shape)
@@ -220,25 +248,42 @@ def infer_shapes(graph: Graph, order: list[int], input_shapes: dict[int, tuple[i
     for oi in order:
         op = graph.operations[oi]
         shapes = [graph.operands[i].shape if i >= 0 else None for i in op.inputs]
-        fn = RULES.get(op.type)
+        outs = [o for o in op.outputs if o >= 0]
+        where = f"subgraph {sg_index} op #{oi} {op.name}"
+        fn = control_flow if op.type in ("If", "While") and control_flow else RULES.get(op.type)
+        if any(i in dynamic for i in op.inputs):
+            if fn is None:
+                raise CompileError(f"{where}: an input's shape is only known at run time, and "
+                                   f"shape inference for {op.type} is not implemented")
+            dynamic.update(outs)
+            continue
         if fn is None:
             if any(i in changed for i in op.inputs):
-                raise CompileError(f"subgraph {sg_index} op #{oi} {op.name}: its input shapes "
-                                   f"changed, and shape inference for {op.type} is not "
-                                   f"implemented; run with the model's declared input shapes")
+                raise CompileError(f"{where}: its input shapes changed, and shape inference for "
+                                   f"{op.type} is not implemented; run with the model's declared "
+                                   f"input shapes")
             continue
         try:
-            out = fn(op, shapes, graph)
+            out = fn(op, shapes) if fn is control_flow else infer_op(op, shapes, values)
+        except Dynamic:
+            dynamic.update(outs)
+            continue
         except (ValueError, KeyError, IndexError, AttributeError, TypeError) as e:
-            raise CompileError(f"subgraph {sg_index} op #{oi} {op.name}: shape inference failed "
-                               f"for input shapes {shapes}: {e}") from e
+            raise CompileError(f"{where}: shape inference failed for input shapes {shapes}: "
+                               f"{e}") from e
         for o, shape in zip(op.outputs, out):
             if o < 0:
                 continue
             shape = tuple(int(d) for d in shape)
             if any(d < 0 for d in shape):
-                raise CompileError(f"subgraph {sg_index} op #{oi} {op.name}: inferred a negative "
-                                   f"dimension {shape} from input shapes {shapes}")
+                raise CompileError(f"{where}: inferred a negative dimension {shape} from input "
+                                   f"shapes {shapes}")
             if graph.operands[o].shape != shape:
                 graph.operands[o].shape = shape
                 changed.add(o)
+    for i in dynamic:
+        graph.operands[i].dynamic = True
+    return dynamic
+
+
+from . import shape_rules_more  # noqa: E402,F401  (registers more rules)

@@ -1,21 +1,30 @@
 """Chrome/Perfetto trace of op runs, in onert's naming: one B/E pair per op run, named
-`$<op index> <OpName>`, on thread `<subgraph>, <backend>`, with input shapes as args."""
+`$<op index> <OpName>`, on thread `<subgraph>, <backend>`, with input shapes as args.
+
+If and While runs are events of their own that enclose the ops of the subgraphs they run. The
+summary (per op type and per backend: count, total, mean, share) counts each op's *self* time,
+so a While's row holds only its own overhead and the shares add up to 100%.
+"""
 from __future__ import annotations
 
 import json
 import os
 import threading
 import time
+from contextlib import contextmanager
 
 
 class Tracer:
-    """Collects trace events for one session; `write()` saves them as a Chrome trace JSON."""
+    """Collects trace events for one session; `write()` saves them as a Chrome trace JSON and
+    `summary()` tabulates where the time went."""
 
     def __init__(self, path: str) -> None:
         self.path = path
         self.events: list[dict] = []
         self.threads: dict[str, int] = {}
+        self.stats: dict[tuple[str, str], list[float]] = {}    # (op type, backend) -> [n, us]
         self._lock = threading.Lock()
+        self._local = threading.local()       # per OS thread: stack of child time of open spans
         self._t0 = time.perf_counter_ns()
 
     def now_us(self) -> float:
@@ -27,22 +36,74 @@ class Tracer:
                 self.threads[name] = len(self.threads) + 1
             return self.threads[name]
 
-    def span(self, name: str, thread: str, start_us: float, end_us: float, args: dict) -> None:
+    @contextmanager
+    def span(self, name: str, thread: str, op_type: str = "", backend: str = "",
+             args: dict | None = None):
+        """Trace the enclosed run as one event; nested spans count as its children."""
+        stack = getattr(self._local, "stack", None)
+        if stack is None:
+            stack = self._local.stack = []
         tid = self.tid(thread)
-        self.events.append({"name": name, "ph": "B", "ts": start_us, "pid": 0, "tid": tid,
-                            "args": args})
-        self.events.append({"name": name, "ph": "E", "ts": end_us, "pid": 0, "tid": tid})
+        stack.append(0.0)
+        start = self.now_us()
+        try:
+            yield
+        finally:
+            end = self.now_us()
+            children = stack.pop()
+            if stack:
+                stack[-1] += end - start
+            with self._lock:
+                self.events.append({"name": name, "ph": "B", "ts": start, "pid": 0, "tid": tid,
+                                    "args": dict(args or {})})
+                self.events.append({"name": name, "ph": "E", "ts": end, "pid": 0, "tid": tid})
+                s = self.stats.setdefault((op_type or name, backend), [0, 0.0])
+                s[0] += 1
+                s[1] += end - start - children
 
     def document(self) -> dict:
         meta = [{"name": "thread_name", "ph": "M", "pid": 0, "tid": tid, "args": {"name": name}}
                 for name, tid in self.threads.items()]
         meta.append({"name": "process_name", "ph": "M", "pid": 0, "tid": 0,
                      "args": {"name": "onert_py"}})
-        return {"traceEvents": meta + self.events, "displayTimeUnit": "ms"}
+        events = sorted(self.events, key=lambda e: (e["ts"], e["ph"] == "B"))
+        return {"traceEvents": meta + events, "displayTimeUnit": "ms"}
+
+    def summary_rows(self) -> dict[str, list[tuple[str, int, float, float, float]]]:
+        """{"op type": rows, "backend": rows}; a row is (name, count, total ms, mean ms, share)."""
+        total = sum(us for _, us in self.stats.values()) or 1.0
+        out: dict[str, list] = {}
+        for kind, key in (("op type", 0), ("backend", 1)):
+            agg: dict[str, list[float]] = {}
+            for k, (n, us) in self.stats.items():
+                a = agg.setdefault(k[key], [0, 0.0])
+                a[0] += n
+                a[1] += us
+            out[kind] = sorted(((name, int(n), us / 1e3, us / 1e3 / n, us / total)
+                                for name, (n, us) in agg.items()), key=lambda r: -r[2])
+        return out
+
+    def summary(self) -> str:
+        """Markdown tables of op self-time per op type and per backend."""
+        parts = []
+        for kind, rows in self.summary_rows().items():
+            parts.append(f"| {kind} | count | total ms | mean ms | share |\n|---|---:|---:|---:|---:|")
+            parts.extend(f"| {name} | {n} | {tot:.3f} | {mean:.4f} | {share * 100:.1f}% |"
+                         for name, n, tot, mean, share in rows)
+            parts.append("")
+        return "\n".join(parts)
 
     def write(self) -> str:
+        """Write the trace JSON, and the summary as markdown beside it (`<trace>.summary.md`)."""
         folder = os.path.dirname(os.path.abspath(self.path))
         os.makedirs(folder, exist_ok=True)
         with open(self.path, "w", encoding="utf-8") as f:
             json.dump(self.document(), f)
+        with open(summary_path(self.path), "w", encoding="utf-8") as f:
+            f.write(self.summary())
         return self.path
+
+
+def summary_path(trace_path: str) -> str:
+    root, _ = os.path.splitext(trace_path)
+    return root + ".summary.md"

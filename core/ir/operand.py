@@ -40,6 +40,7 @@ class Operand:
     is_variable: bool = False
     sparsity: object | None = None          # SparsityParameters for DENSIFY inputs
     extra: dict = field(default_factory=dict)
+    dynamic: bool = False                   # shape known only at run time (set by the compiler)
 
     @property
     def is_constant(self) -> bool:
@@ -55,4 +56,5 @@ class Operand:
     def clone(self, index: int, name: str | None = None) -> "Operand":
         """A copy of this operand's description under another index (constant data shared)."""
         return Operand(index, name or self.name, self.shape, self.dtype, self.type_name, self.quant,
-                       self.data, self.shape_signature, self.is_variable, self.sparsity, dict(self.extra))
+                       self.data, self.shape_signature, self.is_variable, self.sparsity,
+                       dict(self.extra), self.dynamic)

@@ -76,7 +76,7 @@ ENUM_FIELDS = {
     "idx_out_type": "TensorType",
 }
 
-_SKIP = ("Init", "GetRootAs")
+_SKIP = ("GetRootAs",)
 _SUFFIXES = ("IsNone", "Length", "AsNumpy", "BufferHasIdentifier")
 
 
@@ -86,7 +86,7 @@ def _getters(cls: type) -> tuple[tuple[str, str, bool, bool], ...]:
     methods = {n for n, _ in inspect.getmembers(cls, inspect.isfunction)}
     out = []
     for n in sorted(methods):
-        if n.startswith(_SKIP) or n.endswith(_SUFFIXES):
+        if n == "Init" or n.startswith(_SKIP) or n.endswith(_SUFFIXES):
             continue
         is_vec = f"{n}Length" in methods
         out.append((snake(n), n, is_vec, f"{n}AsNumpy" in methods))

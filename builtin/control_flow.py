@@ -1,0 +1,155 @@
+"""If, While and CallOnce: builtin kernels that run other subgraphs' executors.
+
+Each child subgraph is compiled once per input-shape signature by the session's compiler
+(`ctx.data.session.subgraph(index, shapes)`), into its own lowered graph, contexts and
+executor. A call binds the op's input buffers as the child's input tensors (no copy) and
+takes the child's outputs back: written straight into the op's output buffers when their
+shapes are fixed, adopted (no copy) when the op's outputs are dynamic. A child entered with
+input shapes other than those it was compiled for runs its ops the dynamic way.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..core.backend import Kernel
+from ..errors import ExecutionError
+
+
+def host_array(t) -> np.ndarray:
+    """The data of a tensor as a host array (device tensors are copied down)."""
+    to_host = getattr(t, "to_host_array", None)
+    return to_host() if to_host is not None else t.buffer
+
+
+class SubgraphCall(Kernel):
+    """Shared by If and While: compiling children, checking signatures, calling them."""
+
+    shape_from_run = True     # outputs take the shapes the child gives them
+
+    def child(self, index: int, shapes: list[tuple[int, ...]]):
+        return self.ctx.data.session.subgraph(index, [tuple(s) for s in shapes])
+
+    def check_signature(self, child, what: str, ins: list, outs: list | None) -> None:
+        g = child.lowered.graph
+        if len(g.inputs) != len(ins):
+            raise self.fail(f"{what} subgraph {child.index} takes {len(g.inputs)} inputs, the op "
+                            f"gives {len(ins)}")
+        for k, (i, t) in enumerate(zip(g.inputs, ins)):
+            if g.operands[i].dtype != t.dtype:
+                raise self.fail(f"{what} subgraph {child.index} input {k} is "
+                                f"{g.operands[i].dtype}, the op gives {t.dtype}")
+        if outs is None:
+            return
+        if len(g.outputs) != len(outs):
+            raise self.fail(f"{what} subgraph {child.index} has {len(g.outputs)} outputs, the op "
+                            f"has {len(outs)}")
+        for k, (o, t) in enumerate(zip(g.outputs, outs)):
+            if g.operands[o].dtype != t.dtype:
+                raise self.fail(f"{what} subgraph {child.index} output {k} is "
+                                f"{g.operands[o].dtype}, the op's is {t.dtype}")
+
+    @staticmethod
+    def call(child, arrays: list[np.ndarray], into: list | None = None) -> list[np.ndarray]:
+        """Run `child` on `arrays`; outputs land in `into` arrays where shapes allow, else in
+        fresh arrays. Returns the output arrays."""
+        for t, a in zip(child.inputs, arrays):
+            t.bind_user(a)
+        for k, t in enumerate(child.outputs):
+            target = into[k] if into is not None else None
+            if target is not None and target.shape == t.planned_shape:
+                t.bind_user(target)
+            else:
+                t.set_buffer(None)
+        try:
+            child.executor.execute()
+            return [t.buffer for t in child.outputs]
+        finally:
+            for t in (*child.inputs, *child.outputs):
+                t.set_buffer(None)
+
+    def store(self, arrays: list[np.ndarray], fresh: bool) -> None:
+        """Put results into the op's outputs: nothing to do when already written in place;
+        adopted when `fresh` (not aliased) and the output is dynamic; copied otherwise."""
+        for t, a in zip(self.outputs, arrays):
+            if t.buffer is a:
+                continue
+            if t.is_dynamic:
+                if fresh:
+                    t.adopt(a)
+                    continue
+                t.resize(a.shape)
+            elif tuple(a.shape) != tuple(t.shape):
+                raise ExecutionError(f"op #{self.op.index} {self.op.name}: the subgraph gave "
+                                     f"shape {tuple(a.shape)} for output {t.index}, which was "
+                                     f"inferred as {tuple(t.shape)}")
+            np.copyto(t.buffer, a)
+
+
+class IfLayer(SubgraphCall):
+    """inputs: cond, *args; runs then_subgraph or else_subgraph on args."""
+
+    def validate(self) -> None:
+        p = self.op.params
+        cond = self.inputs[0]
+        if cond is None or cond.dtype is None or (cond.shape and np.prod(cond.shape) != 1):
+            raise self.fail(f"the condition must be a single value, got shape "
+                            f"{None if cond is None else cond.shape}")
+        args = self.inputs[1:]
+        shapes = [t.shape for t in args]
+        self.branches = [self.child(p.else_subgraph_index, shapes),
+                         self.child(p.then_subgraph_index, shapes)]
+        for name, c in zip(("else", "then"), self.branches):
+            self.check_signature(c, name, args, self.outputs)
+
+    def run(self) -> None:
+        cond = bool(host_array(self.inputs[0]).reshape(-1)[0])
+        child = self.branches[cond]
+        args = [host_array(t) for t in self.inputs[1:]]
+        into = [None if t.is_dynamic else t.buffer for t in self.outputs]
+        self.store(self.call(child, args, into), fresh=True)
+
+
+class WhileLayer(SubgraphCall):
+    """Loop variables in, final values out: cond_subgraph decides, body_subgraph updates."""
+
+    def validate(self) -> None:
+        p = self.op.params
+        if len(self.inputs) != len(self.outputs):
+            raise self.fail(f"While has {len(self.inputs)} inputs but {len(self.outputs)} "
+                            f"outputs; loop variables go in and out one to one")
+        shapes = [t.shape for t in self.inputs]
+        self.cond = self.child(p.cond_subgraph_index, shapes)
+        self.body = self.child(p.body_subgraph_index, shapes)
+        self.check_signature(self.cond, "cond", self.inputs, None)
+        self.check_signature(self.body, "body", self.inputs, self.outputs)
+        if len(self.cond.outputs) != 1:
+            raise self.fail(f"cond subgraph {self.cond.index} must have one output, it has "
+                            f"{len(self.cond.outputs)}")
+
+    def run(self) -> None:
+        values = [host_array(t) for t in self.inputs]
+        fresh = False
+        while True:
+            (c,) = self.call(self.cond, values)
+            if not bool(np.asarray(c).reshape(-1)[0]):
+                break
+            values = self.call(self.body, values)
+            fresh = True
+        self.store(values, fresh)
+
+
+class CallOnceLayer(SubgraphCall):
+    """Runs init_subgraph the first time the session runs (variable initialisation)."""
+
+    def validate(self) -> None:
+        self.index = self.op.params.init_subgraph_index
+        self.init = self.child(self.index, [])
+        if self.init.inputs or self.init.outputs:
+            raise self.fail(f"CallOnce's init subgraph {self.index} must have no inputs or "
+                            f"outputs")
+
+    def run(self) -> None:
+        done = self.ctx.data.session.state.setdefault("call_once_done", set())
+        if self.index not in done:
+            self.call(self.init, [])
+            done.add(self.index)
