@@ -15,6 +15,7 @@ from typing import Sequence
 
 import numpy as np
 
+from .core.exec.tracing import summary_path
 from .rss import RssPoller, rusage_peak_bytes
 from .tflite_compare import compare, tflite_run
 
@@ -297,13 +298,15 @@ def run(args: argparse.Namespace) -> int:
                   file=sys.stderr)
             code = EXIT_RUN
 
+    if args.trace:
+        print(sess.trace_summary())
     sess.close()                       # writes the trace, if one was asked for
     if args.trace:
         path = args.trace
         written = os.path.exists(path) and (trace_before is None
                                             or os.stat(path).st_mtime_ns != trace_before)
         if written:
-            print(f"trace written to {path}")
+            print(f"trace written to {path} (summary: {summary_path(path)})")
         else:
             print(f"{PROG}: warning: no trace was written to {path}: the config key 'tracing' "
                   f"is accepted but this version of the runtime does not write traces yet",

@@ -3,12 +3,23 @@ from __future__ import annotations
 
 
 def explain(compiler, compiled) -> str:
-    lowered = compiled.lowered
-    g = lowered.graph
+    """The primary subgraph, then every child subgraph compiled for control flow."""
     lines = [f"backends: {', '.join(compiler.order)}" + (
         f" (not loaded: {'; '.join(f'{b}: {w}' for b, w in compiler.failures.items())})"
         if compiler.failures else "")]
-    lines.append(f"{'op':>5}  {'type':<28} {'backend':<10} why")
+    lines += _subgraph(compiler, compiled)
+    for (index, shapes), child in sorted(compiler.children.items(), key=lambda kv: kv[0][0]):
+        lines.append("")
+        lines.append(f"subgraph {index} ({compiler.model.subgraphs[index].name or 'unnamed'}), "
+                     f"input shapes {', '.join(str(s) for s in shapes) or 'none'}:")
+        lines += _subgraph(compiler, child)
+    return "\n".join(lines)
+
+
+def _subgraph(compiler, compiled) -> list[str]:
+    lowered = compiled.lowered
+    g = lowered.graph
+    lines = [f"{'op':>5}  {'type':<28} {'backend':<10} why"]
     for oi in lowered.exec_order:
         op = g.operations[oi]
         if op.type == "Permute":
@@ -23,4 +34,4 @@ def explain(compiler, compiled) -> str:
         src, dst = op.inputs[0], op.outputs[0]
         lines.append(f"  #{pi} Permute tensor #{src} {g.operands[src].name!r}: "
                      f"{op.params.get('from')} -> {op.params.get('to')} (as #{dst})")
-    return "\n".join(lines)
+    return lines

@@ -45,6 +45,7 @@ class Session:
                 raise _unexpected_compile_error(e) from e
             raise
         self._lock = threading.Lock()
+        self._closed_tracer = None
         # seconds spent loading the model file, and compiling it (config included)
         self.timings = {"load": t1 - t0, "compile": time.perf_counter() - t1}
         self._blas_limit = None
@@ -133,7 +134,7 @@ class Session:
                              f"are {names}")
         if len(arrays) != len(names):
             raise InputError(f"the model has {len(names)} input(s) {names}, got {len(arrays)}")
-        out = []
+        out, resize = [], {}
         for pos, (index, a) in enumerate(zip(g.inputs, arrays)):
             o = g.operands[index]
             if not isinstance(a, np.ndarray):
@@ -145,10 +146,16 @@ class Session:
                                  f"{a.dtype}")
             expected = self._input_shapes[index]
             if tuple(a.shape) != expected:
-                raise InputError(f"input {pos} ({o.name!r}): expected shape {expected}, got "
-                                 f"{tuple(a.shape)}; call set_input_shape({pos}, {tuple(a.shape)}) "
-                                 f"to resize")
+                if not _fits_signature(a.shape, o.shape_signature):
+                    free = "" if o.shape_signature is None else (
+                        f" (the model leaves only the -1 dims of {tuple(o.shape_signature)} free)")
+                    raise InputError(f"input {pos} ({o.name!r}): expected shape {expected}, got "
+                                     f"{tuple(a.shape)}{free}; call set_input_shape({pos}, "
+                                     f"{tuple(a.shape)}) to resize")
+                resize[pos] = tuple(a.shape)
             out.append(a)
+        for pos, shape in resize.items():     # -1 dims of the model: taken from the arrays
+            self.set_input_shape(pos, shape)
         return out
 
     def run(self, inputs: Sequence[np.ndarray] | Mapping[str, np.ndarray]) -> list[np.ndarray]:
@@ -180,11 +187,20 @@ class Session:
         threadpool_limits(limits=n)
         _blas_threads["n"] = n
 
+    def trace_summary(self) -> str:
+        """Where the time went, from the trace (config `tracing`): markdown tables of op
+        self-time per op type and per backend (count, total, mean, share). Empty before a run."""
+        tracer = self._compiler.tracer if self._compiler is not None else self._closed_tracer
+        if tracer is None:
+            raise OnertPyError("tracing is off; create the session with config tracing: "
+                               "<trace.json> (or TRACING_MODE=1) to get a summary")
+        return tracer.summary() if tracer.stats else ""
+
     def close(self) -> None:
         """Release backend contexts, buffers and the model mapping."""
         if getattr(self, "_compiler", None) is None:
             return
-        tracer = self._compiler.tracer
+        tracer = self._closed_tracer = self._compiler.tracer
         if tracer is not None and tracer.events:
             tracer.write()
         self._compiled.release()
@@ -210,6 +226,12 @@ class Session:
 
 
 _blas_threads: dict[str, int] = {}
+
+
+def _fits_signature(shape: tuple[int, ...], signature: tuple[int, ...] | None) -> bool:
+    """Whether `shape` is one the model's shape_signature allows (-1: any size)."""
+    return signature is not None and len(signature) == len(shape) and any(
+        d == -1 for d in signature) and all(d == -1 or d == s for d, s in zip(signature, shape))
 
 
 def _unexpected_compile_error(e: Exception) -> CompileError:

@@ -59,3 +59,44 @@ def test_trace_of_mobilenet_v2(tmp_path):
     with onert_py.Session(model_path("mobilenet_v2"), config={"tracing": str(path)}) as sess:
         sess.run([np.zeros((1, 224, 224, 3), np.float32)])
     check_trace(json.loads(path.read_text()), ops_per_run=64 + 2, runs=1)
+
+
+def test_control_flow_ops_are_events_enclosing_their_subgraphs(tmp_path):
+    import cf_models
+    path = tmp_path / "cf.json"
+    with onert_py.Session(cf_models.nested_model(), config={"tracing": str(path)}) as sess:
+        sess.run([np.array(3, np.int32), np.ones((2, 2), np.float32)])
+        summary = sess.trace_summary()
+    doc = json.loads(path.read_text())
+    threads = {e["tid"]: e["args"]["name"] for e in doc["traceEvents"] if e["ph"] == "M"
+               and e["name"] == "thread_name"}
+    begins = [e for e in doc["traceEvents"] if e["ph"] == "B"]
+    ends = {(e["tid"], e["name"], e["ts"]) for e in doc["traceEvents"] if e["ph"] == "E"}
+    whiles = [e for e in begins if e["name"].endswith(" WHILE")]
+    ifs = [e for e in begins if e["name"].endswith(" IF")]
+    assert whiles and len(ifs) == 3                 # the outer body runs 3 times
+    assert {threads[e["tid"]] for e in whiles} == {"0, builtin", "3, builtin"}
+    outer = next(e for e in whiles if threads[e["tid"]] == "0, builtin")
+    outer_end = max(ts for tid, name, ts in ends if tid == outer["tid"] and name == outer["name"])
+    inner_ops = [e for e in begins if threads[e["tid"]].startswith(("2,", "6,"))]
+    assert inner_ops and all(outer["ts"] <= e["ts"] <= outer_end for e in inner_ops)
+    # the summary counts self time: one row per op type and per backend, shares add up
+    assert "| op type | count | total ms | mean ms | share |" in summary
+    assert "| backend |" in summary
+    rows = [line for line in summary.splitlines() if line.startswith("| ")
+            and not line.startswith(("| op type", "| backend"))]
+    type_rows = rows[:len(rows) - 2]           # builtin and cpu rows close the second table
+    assert any(r.startswith("| IF | 3 |") for r in type_rows), summary
+    shares = [float(r.split("|")[5].strip().rstrip("%")) for r in type_rows]
+    assert abs(sum(shares) - 100.0) < 0.6
+    assert (tmp_path / "cf.summary.md").read_text() == summary
+
+
+def test_trace_summary_needs_tracing():
+    with onert_py.Session(small_cnn()) as sess:
+        try:
+            sess.trace_summary()
+        except onert_py.OnertPyError as e:
+            assert "tracing" in str(e)
+        else:
+            raise AssertionError("trace_summary() without tracing should say tracing is off")

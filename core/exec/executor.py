@@ -176,7 +176,7 @@ class Executor:
                 if t is not None}
         name = "Permute" if op.type == "Permute" else op.name
         with tracer.span(f"${op.index} {name}", f"{self.subgraph_index}, {step.backend}",
-                         op.type, step.backend, args):
+                         name, step.backend, args):
             fn()
 
 
