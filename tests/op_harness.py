@@ -74,16 +74,22 @@ def check_op(model: bytes, inputs: Sequence[np.ndarray], backends: str | Sequenc
     the interpreter refuses, such as a convolution without bias). Returns onert_py's outputs."""
     expected = tflite_run(model if reference is None else reference, list(inputs))
     got = run_onert(model, inputs, backends)
+    assert_outputs(got, expected, rtol, atol, f"on {backends}")
+    return got
+
+
+def assert_outputs(got: Sequence[np.ndarray], expected: Sequence[np.ndarray], rtol: float,
+                   atol: float, label: str = "") -> None:
+    """Same count, shapes and dtypes; integer/bool values exactly, floats within rtol/atol."""
     assert len(got) == len(expected), f"{len(got)} outputs, the interpreter gives {len(expected)}"
     for k, (g, e) in enumerate(zip(got, expected)):
-        what = f"output {k} on {backends}"
+        what = f"output {k} {label}".strip()
         assert g.shape == e.shape, f"{what}: shape {g.shape}, the interpreter gives {e.shape}"
         assert g.dtype == e.dtype, f"{what}: dtype {g.dtype}, the interpreter gives {e.dtype}"
         if e.dtype.kind in "fc":
             np.testing.assert_allclose(g, e, rtol=rtol, atol=atol, err_msg=what)
         else:
             np.testing.assert_array_equal(g, e, err_msg=what)
-    return got
 
 
 # ---- small builders shared by the op test modules -------------------------------------------

@@ -146,7 +146,7 @@ def test_keras_lstm_split_across_backends() -> None:
     tokens = RNG.integers(0, 1000, (1, 64)).astype(np.int32)
     one = run(path, [tokens])
     config = {"backends": ["cpu", "cpu2"], "backend_paths": [PLUGINS],
-              "op_backend": {"FullyConnected": "cpu2", "Logistic": "cpu2"}}
+              "op_backend": {"FullyConnected": "cpu2", "LOGISTIC": "cpu2"}}
     two = run(path, [tokens], **config)
     for a, b in zip(one, two):
         assert np.array_equal(a, b)

@@ -14,25 +14,40 @@ class ReduceLayer(CpuKernel):
     dtypes = ANY
 
     def validate(self) -> None:
-        axes = self.inputs[1]
-        if not axes.is_constant:
-            raise self.fail("non-constant reduction axes need dynamic shapes (not yet supported)")
-        rank = len(self.inputs[0].shape)
-        raw = [int(a) for a in axes.buffer.reshape(-1)]
-        if any(not -rank <= a < rank for a in raw):
-            raise self.fail(f"axes {raw} out of range for rank {rank}")
-        self.axes = tuple(sorted({a % rank for a in raw})) if rank else ()
         self.fn = REDUCERS[self.op.subtype]
+        self.axes = None      # computed axes are read in every run
+        if self.inputs[1].is_constant:
+            raw = [int(a) for a in self.inputs[1].buffer.reshape(-1)]
+            if not self.inputs[0].is_dynamic:
+                self.axes = self.normalized(raw, len(self.inputs[0].shape), self.fail)
+
+    @staticmethod
+    def normalized(raw: list[int], rank: int, error=ValueError) -> tuple[int, ...]:
+        if any(not -rank <= a < rank for a in raw):
+            raise error(f"axes {raw} out of range for rank {rank}")
+        return tuple(sorted({a % rank for a in raw})) if rank else ()
+
+    def target(self, axes: tuple[int, ...]) -> np.ndarray:
+        """The output viewed with the reduced axes kept (size 1)."""
+        x = self.buf(0)
+        return self.out.reshape(tuple(1 if i in axes else d for i, d in enumerate(x.shape)))
 
     def prepare(self) -> None:
         x = self.buf(0)
-        shape = tuple(1 if i in self.axes else d for i, d in enumerate(x.shape))
-        self.dst = self.out.reshape(shape)
+        if self.inputs[1].is_constant and self.axes is None:   # input shape known only now
+            self.axes = self.normalized([int(a) for a in self.buf(1).reshape(-1)], x.ndim,
+                                        self.fail)
+        self.dst = None if self.axes is None else self.target(self.axes)
         if x.size == 0 and self.op.subtype in ("REDUCE_MAX", "REDUCE_MIN"):
             raise self.fail("max/min over an empty tensor")
 
     def run(self) -> None:
-        self.fn(self.inputs[0].buffer, axis=self.axes, keepdims=True, out=self.dst)
+        if self.dst is not None:
+            self.fn(self.inputs[0].buffer, axis=self.axes, keepdims=True, out=self.dst)
+            return
+        x = self.inputs[0].buffer
+        axes = self.normalized([int(a) for a in self.buf(1).reshape(-1)], x.ndim)
+        self.fn(x, axis=axes, keepdims=True, out=self.target(axes))
 
 
 @register("Softmax")

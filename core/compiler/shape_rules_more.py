@@ -1,0 +1,330 @@
+"""Shape rules for gather/select/slice/split and the ops whose shapes follow their data
+(Shape, Range, Fill, Where, ...). Registered into shape_inference.RULES on import.
+
+`strided_slice_plan` is shared with the cpu kernel: the rule and the kernel must agree on
+every bound, so both take them from here."""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from .shape_inference import Dynamic, broadcast, rule
+
+
+def _ints(a) -> list[int]:
+    return [int(d) for d in np.asarray(a).reshape(-1)]
+
+
+def _scalar(a):
+    return np.asarray(a).reshape(-1)[0].item()
+
+
+def norm_axis(axis: int, rank: int, what: str = "axis") -> int:
+    """`axis` in [0, rank) (negative counts from the end); ValueError when out of range."""
+    if not -rank <= axis < rank:
+        raise ValueError(f"{what} {axis} out of range for rank {rank}")
+    return axis % rank
+
+
+@rule("Gather")
+def _gather(op, shapes, v):
+    params, indices = shapes[0], shapes[1]
+    axis = norm_axis(int(op.params.get("axis", 0)), len(params))
+    b = int(op.params.get("batch_dims", 0))
+    b = b + len(indices) if b < 0 else b
+    if not 0 <= b <= min(axis, len(indices)):
+        raise ValueError(f"batch_dims {b} must be in [0, min(axis {axis}, indices rank)]")
+    if tuple(params[:b]) != tuple(indices[:b]):
+        raise ValueError(f"batch dims of params {params} and indices {indices} differ")
+    return [tuple(params[:axis]) + tuple(indices[b:]) + tuple(params[axis + 1:])]
+
+
+@rule("GatherND")
+def _gather_nd(op, shapes, v):
+    params, indices = shapes[0], shapes[1]
+    k = indices[-1]
+    if k > len(params):
+        raise ValueError(f"index depth {k} exceeds the params rank {len(params)}")
+    return [tuple(indices[:-1]) + tuple(params[k:])]
+
+
+@rule("Select")
+def _select(op, shapes, v):
+    cond, x, y = shapes
+    if tuple(x) != tuple(y):
+        raise ValueError(f"SELECT needs x and y of one shape, got {x} and {y}")
+    if tuple(cond) != tuple(x) and not (len(cond) == 0 or (len(cond) == 1 and x and
+                                                           cond[0] == x[0])):
+        raise ValueError(f"SELECT condition {cond} must match {x}, be a scalar or be rank 1 "
+                         f"of the first dimension")
+    return [tuple(x)]
+
+
+@rule("SelectV2")
+def _select_v2(op, shapes, v):
+    return [broadcast(broadcast(shapes[0], shapes[1]), shapes[2])]
+
+
+@rule("Split")
+def _split(op, shapes, v):
+    x = shapes[1]
+    axis = norm_axis(int(_scalar(v.need(op.inputs[0], "the split axis"))), len(x))
+    n = int(op.params.num_splits)
+    if n <= 0 or x[axis] % n:
+        raise ValueError(f"dimension {x[axis]} does not split into {n} equal parts")
+    part = tuple(d // n if i == axis else d for i, d in enumerate(x))
+    return [part] * len(op.outputs)
+
+
+def split_sizes(sizes: list[int], total: int) -> list[int]:
+    """SPLIT_V sizes with one -1 resolved to the remainder; ValueError when they do not sum."""
+    unknown = [i for i, s in enumerate(sizes) if s == -1]
+    if len(unknown) > 1 or any(s < -1 for s in sizes):
+        raise ValueError(f"size_splits {sizes}: at most one -1 and no other negative size")
+    if unknown:
+        rest = total - sum(s for s in sizes if s != -1)
+        if rest < 0:
+            raise ValueError(f"size_splits {sizes} exceed the dimension {total}")
+        sizes = list(sizes)
+        sizes[unknown[0]] = rest
+    if sum(sizes) != total:
+        raise ValueError(f"size_splits {sizes} do not add up to the dimension {total}")
+    return sizes
+
+
+@rule("SplitV")
+def _split_v(op, shapes, v):
+    x = shapes[0]
+    axis = norm_axis(int(_scalar(v.need(op.inputs[2], "the split axis"))), len(x))
+    sizes = split_sizes(_ints(v.need(op.inputs[1], "size_splits")), x[axis])
+    if len(sizes) != len(op.outputs):
+        raise ValueError(f"{len(sizes)} split sizes for {len(op.outputs)} outputs")
+    return [tuple(s if i == axis else d for i, d in enumerate(x)) for s in sizes]
+
+
+@rule("Pack")
+def _pack(op, shapes, v):
+    first = tuple(shapes[0])
+    if any(tuple(s) != first for s in shapes):
+        raise ValueError(f"PACK inputs differ in shape: {shapes}")
+    axis = norm_axis(int(op.params.get("axis", 0)), len(first) + 1)
+    return [first[:axis] + (len(shapes),) + first[axis:]]
+
+
+@rule("Unpack")
+def _unpack(op, shapes, v):
+    x = tuple(shapes[0])
+    axis = norm_axis(int(op.params.get("axis", 0)), len(x))
+    if x[axis] != len(op.outputs):
+        raise ValueError(f"UNPACK of dimension {x[axis]} into {len(op.outputs)} outputs")
+    return [x[:axis] + x[axis + 1:]] * len(op.outputs)
+
+
+def slice_sizes(begin: list[int], size: list[int], shape) -> list[int]:
+    """SLICE's output shape: size -1 means "to the end"; ValueError when out of bounds."""
+    if len(begin) != len(shape) or len(size) != len(shape):
+        raise ValueError(f"begin {begin} and size {size} must have one entry per dimension "
+                         f"of {tuple(shape)}")
+    out = []
+    for b, s, d in zip(begin, size, shape):
+        s = d - b if s == -1 else s
+        if b < 0 or s < 0 or b + s > d:
+            raise ValueError(f"slice begin {begin} size {size} out of bounds for {tuple(shape)}")
+        out.append(s)
+    return out
+
+
+@rule("Slice")
+def _slice(op, shapes, v):
+    size = _ints(v.need(op.inputs[2], "the slice size"))
+    if -1 in size:
+        begin = _ints(v.need(op.inputs[1], "the slice begin"))
+    else:    # the begin only matters for bounds then; the kernel checks them
+        value = v.value(op.inputs[1])
+        begin = [0] * len(size) if value is None else _ints(value)
+    return [tuple(slice_sizes(begin, size, shapes[0]))]
+
+
+class StridedSlicePlan(NamedTuple):
+    """How STRIDED_SLICE reads its input: reshape to `effective` (new axes inserted), index
+    with `index` (slices, and ints for shrunk axes), giving `shape`."""
+    effective: tuple[int, ...]
+    index: tuple
+    shape: tuple[int, ...]
+
+
+def strided_slice_plan(x_shape, begin, end, strides, p) -> StridedSlicePlan:
+    """TFLite's STRIDED_SLICE bounds. `p` holds the masks and `offset`; begin may be None
+    only with offset (the shape does not depend on it then; the index is not usable)."""
+    end, strides = _ints(end), _ints(strides)
+    offset = bool(p.get("offset", False))
+    begin = [0] * len(end) if begin is None else _ints(begin)
+    n = len(begin)
+    if len(end) != n or len(strides) != n:
+        raise ValueError(f"begin, end and strides differ in length: {n}, {len(end)}, "
+                         f"{len(strides)}")
+    bm, em = int(p.get("begin_mask", 0)), int(p.get("end_mask", 0))
+    ellipsis, new_axis = int(p.get("ellipsis_mask", 0)), int(p.get("new_axis_mask", 0))
+    shrink = int(p.get("shrink_axis_mask", 0))
+    rank = len(x_shape)
+    n_new = sum(1 for i in range(n) if new_axis >> i & 1 and not ellipsis >> i & 1)
+    dims = rank + n_new
+    # Spread the (at most one) ellipsis over the dimensions the spec does not name.
+    kinds: list[tuple[str, int]] = []     # per effective dim: (kind, spec index)
+    i = spec = 0
+    while i < dims:
+        if spec < n and ellipsis >> spec & 1:
+            span = max(1, min(1 + n_new + rank - n, dims - i))
+            kinds += [("all", -1)] * span
+            i, spec = i + span, spec + 1
+            continue
+        if spec < n and new_axis >> spec & 1:
+            kinds.append(("new", spec))
+        elif spec < n:
+            kinds.append(("spec", spec))
+        else:
+            kinds.append(("all", -1))
+        i, spec = i + 1, spec + 1
+    effective, index, shape = [], [], []
+    src = 0
+    for kind, s in kinds:
+        if kind == "new":
+            effective.append(1)
+            index.append(slice(0, 1, 1))
+            shape.append(1)
+            continue
+        size = int(x_shape[src])
+        src += 1
+        effective.append(size)
+        if kind == "all":
+            index.append(slice(None))
+            shape.append(size)
+            continue
+        stride = strides[s]
+        if stride == 0:
+            raise ValueError("strided slice stride must be non-zero")
+        start = begin[s] + size if begin[s] < 0 else begin[s]
+        start = min(max(start, 0), size) if stride > 0 else min(max(start, -1), size - 1)
+        if bm >> s & 1:
+            start = 0 if stride > 0 else size - 1
+        if shrink >> s & 1:
+            if not 0 <= start < size:
+                raise ValueError(f"shrunk axis index {begin[s]} out of range for size {size}")
+            index.append(start)
+            continue
+        stop = end[s] + start if offset else end[s]
+        stop = stop + size if stop < 0 else stop
+        stop = min(max(stop, 0), size) if stride > 0 else min(max(stop, -1), size - 1)
+        if em >> s & 1:
+            stop = size if stride > 0 else -1
+        length = max(0, -((start - stop) // stride))       # ceil((stop - start) / stride)
+        if offset:
+            declared = max(0, -(-end[s] // stride))
+            if declared != length:
+                raise ValueError(f"strided slice with offset: begin {begin[s]} + end {end[s]} "
+                                 f"runs past the dimension {size}")
+        if length == 0:
+            index.append(slice(0, 0, 1))
+        else:
+            index.append(slice(start, stop if stop >= 0 else None, stride))
+        shape.append(length)
+    return StridedSlicePlan(tuple(effective), tuple(index), tuple(shape))
+
+
+@rule("StridedSlice")
+def _strided_slice(op, shapes, v):
+    strides = v.need(op.inputs[3], "the strides")
+    end = v.need(op.inputs[2], "the end")
+    begin = v.value(op.inputs[1])
+    if begin is None and not op.params.get("offset", False):
+        raise Dynamic("the begin is not constant")
+    # with offset a missing begin is fine: the shape follows end and strides alone
+    return [strided_slice_plan(shapes[0], begin, end, strides, op.params).shape]
+
+
+@rule("Shape")
+def _shape(op, shapes, v):
+    return [(len(shapes[0]),)]
+
+
+def range_length(start, limit, delta) -> int:
+    """RANGE's element count, computed as TFLite does (float: in the values' precision)."""
+    if delta == 0:
+        raise ValueError("range delta must be non-zero")
+    if (start < limit and delta < 0) or (start > limit and delta > 0):
+        raise ValueError(f"range start {start}, limit {limit} and delta {delta} go nowhere")
+    if isinstance(start, (np.integer, int)) and not isinstance(start, bool):
+        return int((abs(int(limit) - int(start)) + abs(int(delta)) - 1) // abs(int(delta)))
+    return int(np.ceil(np.abs((limit - start) / delta)))
+
+
+@rule("Range")
+def _range(op, shapes, v):
+    start = np.asarray(v.need(op.inputs[0], "the range start")).reshape(-1)[0]
+    limit = np.asarray(v.need(op.inputs[1], "the range limit")).reshape(-1)[0]
+    delta = np.asarray(v.need(op.inputs[2], "the range delta")).reshape(-1)[0]
+    return [(range_length(start, limit, delta),)]
+
+
+@rule("Fill")
+def _fill(op, shapes, v):
+    return [tuple(_ints(v.need(op.inputs[0], "the fill dims")))]
+
+
+@rule("BroadcastTo")
+def _broadcast_to(op, shapes, v):
+    target = tuple(_ints(v.need(op.inputs[1], "the target shape")))
+    if broadcast(tuple(shapes[0]), target) != target:
+        raise ValueError(f"cannot broadcast {tuple(shapes[0])} to {target}")
+    return [target]
+
+
+@rule("Tile")
+def _tile(op, shapes, v):
+    m = _ints(v.need(op.inputs[1], "the multiples"))
+    if len(m) != len(shapes[0]) or any(k < 0 for k in m):
+        raise ValueError(f"multiples {m} do not fit the input shape {tuple(shapes[0])}")
+    return [tuple(d * k for d, k in zip(shapes[0], m))]
+
+
+@rule("OneHot")
+def _one_hot(op, shapes, v):
+    depth = int(_scalar(v.need(op.inputs[1], "the depth")))
+    if depth < 0:
+        raise ValueError(f"one-hot depth {depth} is negative")
+    idx = tuple(shapes[0])
+    axis = int(op.params.get("axis", -1))
+    axis = norm_axis(axis, len(idx) + 1)
+    return [idx[:axis] + (depth,) + idx[axis:]]
+
+
+@rule("Where", "Unique")
+def _data_dependent(op, shapes, v):
+    raise Dynamic(f"the output shape of {op.type} depends on the data")
+
+
+@rule("NonMaxSuppressionV4", "NonMaxSuppressionV5")
+def _nms(op, shapes, v):
+    m = int(_scalar(v.need(op.inputs[2], "max_output_size")))
+    if m < 0:
+        raise ValueError(f"max_output_size {m} is negative")
+    if op.type == "NonMaxSuppressionV4":
+        return [(m,), ()]
+    return [(m,), (m,), ()]
+
+
+@rule("ArgMinMax")
+def _arg_min_max(op, shapes, v):
+    x = tuple(shapes[0])
+    axis = norm_axis(int(_scalar(v.need(op.inputs[1], "the axis"))), len(x))
+    return [x[:axis] + x[axis + 1:]]
+
+
+@rule("TopKV2")
+def _top_k(op, shapes, v):
+    x = tuple(shapes[0])
+    k = int(_scalar(v.need(op.inputs[1], "k")))
+    if not x or not 0 <= k <= x[-1]:
+        raise ValueError(f"top-k k={k} out of range for input shape {x}")
+    return [x[:-1] + (k,)] * 2
