@@ -17,7 +17,7 @@ import os
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
@@ -25,6 +25,9 @@ from benchlib.common import (LoadMeter, make_inputs, max_abs_diff, short_reason,
                              specs_match, wait_for_idle)
 from benchlib.runtimes import (BUILTIN, ONERT, XNNPACK, Runner, create_runner,  # noqa: E402
                                onert_py_import_error, onert_py_key, parse_onert_py_key)
+
+if TYPE_CHECKING:
+    from benchlib.timing import RoundPolicy
 
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_MODELS_DIR = os.path.normpath(os.path.join(REPO_ROOT, "..", "shared", "models"))
@@ -68,6 +71,12 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--session-time", action="store_true", help="onert_py session creation time")
     p.add_argument("--peak-memory", action="store_true", help="peak RSS per runtime (child processes)")
     p.add_argument("--per-op-overhead", action="store_true", help="µs per op on a 200-ADD chain")
+    p.add_argument("--parallel", action="store_true",
+                   help="Linear vs Dataflow vs Parallel executor on two branches on two backends "
+                   "(only when asked for; see README)")
+    p.add_argument("--trace", metavar="OUT_JSON",
+                   help="--parallel: where to write the Parallel run's trace "
+                   "(default: onert_py_parallel_trace.json in the temp folder)")
     p.add_argument("--_probe", nargs=2, metavar=("RUNTIME", "MODEL"), help=argparse.SUPPRESS)
     p.add_argument("--_mem-child", nargs=2, metavar=("RUNTIME", "MODEL"), help=argparse.SUPPRESS)
     return p.parse_args(argv)
@@ -233,11 +242,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     py_keys = [onert_py_key(b) for b in args.backends] if "onert_py" in args.runtimes else []
     keys = py_keys + [k for k in (XNNPACK, BUILTIN, ONERT) if k in args.runtimes]
-    explicit = args.latency or args.session_time or args.peak_memory or args.per_op_overhead
+    explicit = (args.latency or args.session_time or args.peak_memory or args.per_op_overhead
+                or args.parallel)
     modes = {"latency": args.latency or not explicit,
              "session": args.session_time or (not explicit and not args.quick),
              "memory": args.peak_memory or (not explicit and not args.quick),
-             "overhead": args.per_op_overhead or (not explicit and not args.quick)}
+             "overhead": args.per_op_overhead or (not explicit and not args.quick),
+             "parallel": args.parallel}
     models = find_models(args.models)
     info = report.machine_info()
     results: dict[str, Any] = {"machine": info, "threads": threads, "runtimes": keys,
@@ -287,6 +298,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         log("[per-op overhead]")
         results["per_op_overhead"] = per_op_overhead(keys, min(threads), probe=probes.reason)
         sections += [report.overhead_table(results["per_op_overhead"]), ""]
+
+    if modes["parallel"]:
+        from benchlib.parallel import run_and_report
+
+        log("[executors: Linear / Dataflow / Parallel]")
+        results["parallel"], table = run_and_report(args)
+        sections += [table, ""]
 
     elapsed = time.perf_counter() - t_start
     results["elapsed_s"] = elapsed

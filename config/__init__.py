@@ -16,9 +16,10 @@ from typing import Any, Mapping
 
 import yaml
 
+from ..core.exec import EXECUTORS as _EXECUTOR_CLASSES
 from ..errors import ConfigError
 
-EXECUTORS = ("Linear",)
+EXECUTORS = tuple(_EXECUTOR_CLASSES)          # Linear, Dataflow, Parallel
 PLANNERS = ("WIC", "FirstFit", "Bump")
 SECTIONS = {"opencl": ("platform", "device", "cache_dir")}   # backend sections and their keys
 TRUE, FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off", "")

@@ -5,6 +5,7 @@ import json
 import re
 
 import numpy as np
+import pytest
 
 import onert_py
 from test_session_api import inputs, small_cnn
@@ -61,10 +62,12 @@ def test_trace_of_mobilenet_v2(tmp_path):
     check_trace(json.loads(path.read_text()), ops_per_run=64 + 2, runs=1)
 
 
-def test_control_flow_ops_are_events_enclosing_their_subgraphs(tmp_path):
+@pytest.mark.parametrize("executor", ["Linear", "Dataflow", "Parallel"])
+def test_control_flow_ops_are_events_enclosing_their_subgraphs(tmp_path, executor):
     import cf_models
     path = tmp_path / "cf.json"
-    with onert_py.Session(cf_models.nested_model(), config={"tracing": str(path)}) as sess:
+    config = {"tracing": str(path), "executor": executor}
+    with onert_py.Session(cf_models.nested_model(), config=config) as sess:
         sess.run([np.array(3, np.int32), np.ones((2, 2), np.float32)])
         summary = sess.trace_summary()
     doc = json.loads(path.read_text())
@@ -89,6 +92,11 @@ def test_control_flow_ops_are_events_enclosing_their_subgraphs(tmp_path):
     assert any(r.startswith("| IF | 3 |") for r in type_rows), summary
     shares = [float(r.split("|")[5].strip().rstrip("%")) for r in type_rows]
     assert abs(sum(shares) - 100.0) < 0.6
+    # self time: the outer WHILE's children (everything else) are not counted in its row
+    total = sum(float(r.split("|")[3]) for r in type_rows)
+    loops = sum(float(r.split("|")[3]) for r in type_rows if r.startswith("| WHILE |"))
+    outer_ms = (outer_end - outer["ts"]) / 1e3
+    assert loops < outer_ms and total <= outer_ms * 1.5 + 1.0
     assert (tmp_path / "cf.summary.md").read_text() == summary
 
 

@@ -11,7 +11,8 @@ import numpy as np
 from ...errors import CompileError
 from .backend import BackendContext
 from .kernel import Kernel, KernelRegistry
-from .memory_planner import Request, get_planner
+from .memory_planner import Request, dag_conflicts, get_planner
+from .op_dag import OpDag
 from .registry import TensorRegistry
 from .tensor import HostTensor
 
@@ -30,8 +31,11 @@ class HostBackendContext(BackendContext):
         self.unplanned: set[int] = set()     # operands whose buffers are bound elsewhere (IO)
 
     def lifetimes(self) -> dict[int, tuple[int, int]]:
-        """operand -> (first, last) position in the subgraph's execution order."""
+        """operand -> (first, last) position in the order the executor runs the subgraph's ops
+        (the Dataflow executor's own order; for Parallel, see `parallel_conflicts`)."""
         g, order = self.data.graph, self.data.exec_order
+        if self.data.options.get("executor") == "Dataflow":
+            order = [order[p] for p in OpDag.of_graph(g, order).ready_order()]
         end = len(order)
         span: dict[int, list[int]] = {}
         for pos, oi in enumerate(order):
@@ -47,6 +51,14 @@ class HostBackendContext(BackendContext):
         for o in g.outputs:
             span.setdefault(o, [0, end])[1] = end
         return {k: (v[0], v[1]) for k, v in span.items()}
+
+    def parallel_conflicts(self):
+        """Sharing rule for the Parallel executor, where no order of the ops is fixed: two
+        tensors may share bytes only if every op touching one happens before (is a DAG
+        ancestor of) the op that writes the other first."""
+        g = self.data.graph
+        dag = OpDag.of_graph(g, self.data.exec_order)
+        return dag_conflicts(dag.ancestors(), dag.uses, dag.first_write, set(g.outputs))
 
     def persistent_operands(self) -> set[int]:
         """Outputs of kernels that fold constants at configure time: they need private memory."""
@@ -88,7 +100,10 @@ class HostBackendContext(BackendContext):
                     requests.append(Request(idx, t.nbytes, first, last))
             self.tensor_registry.set_native_tensor(idx, t)
         planner = get_planner(self.data.options.get("memory_planner", "WIC"))
-        offsets, size = planner(requests)
+        if self.data.options.get("executor") == "Parallel" and len(requests) > 1:
+            offsets, size = planner(requests, self.parallel_conflicts())
+        else:
+            offsets, size = planner(requests)
         self.arena = np.empty(max(size, 1), np.uint8)
         for idx, off in offsets.items():
             self.tensor_registry.get_native_itensor(idx).bind_arena(self.arena, off)

@@ -37,6 +37,7 @@ class CompiledSubgraph:
     outputs: list = field(default_factory=list)
 
     def release(self) -> None:
+        self.executor.close()
         for ctx in self.contexts.values():
             ctx.release()
 

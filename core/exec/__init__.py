@@ -1,7 +1,10 @@
 """Executors that run compiled subgraphs."""
+from .dataflow import DataflowExecutor, ParallelExecutor
 from .executor import LinearExecutor, Step
 from .tracing import Tracer
 
-EXECUTORS = {"Linear": LinearExecutor}
+# config `executor` (EXECUTOR) names -> classes; onert_py.config takes its valid names from here
+EXECUTORS = {"Linear": LinearExecutor, "Dataflow": DataflowExecutor, "Parallel": ParallelExecutor}
 
-__all__ = ["LinearExecutor", "Step", "Tracer", "EXECUTORS"]
+__all__ = ["LinearExecutor", "DataflowExecutor", "ParallelExecutor", "Step", "Tracer",
+           "EXECUTORS"]

@@ -120,6 +120,7 @@ class Executor:
         self.compiled_shapes = [tuple(t.shape) for t in self.inputs]
         self._live = [s for s in steps if s.fast is not None]
         self._dirty = False
+        self._parent_span = None
         self._plan_releases()
 
     def _plan_releases(self) -> None:
@@ -144,8 +145,13 @@ class Executor:
         changed = self.shapes_changed()
         dynamic = changed or self._dirty
         self._dirty = True
+        if self.tracer is not None:      # the span (If/While) this execution runs inside
+            self._parent_span = self.tracer.current()
         self._run(dynamic)
         self._dirty = changed
+
+    def close(self) -> None:
+        """Stop whatever the executor runs on (worker threads); it cannot run afterwards."""
 
     def _run(self, dynamic: bool) -> None:
         raise NotImplementedError
@@ -176,7 +182,7 @@ class Executor:
                 if t is not None}
         name = "Permute" if op.type == "Permute" else op.name
         with tracer.span(f"${op.index} {name}", f"{self.subgraph_index}, {step.backend}",
-                         name, step.backend, args):
+                         name, step.backend, args, self._parent_span):
             fn()
 
 

@@ -36,24 +36,35 @@ class Tracer:
                 self.threads[name] = len(self.threads) + 1
             return self.threads[name]
 
+    def current(self) -> list | None:
+        """The innermost span open on this thread (its child-time accumulator), or None."""
+        stack = getattr(self._local, "stack", None)
+        return stack[-1] if stack else None
+
     @contextmanager
     def span(self, name: str, thread: str, op_type: str = "", backend: str = "",
-             args: dict | None = None):
-        """Trace the enclosed run as one event; nested spans count as its children."""
+             args: dict | None = None, parent: list | None = None):
+        """Trace the enclosed run as one event. Its time counts as child time of `parent` (a
+        span opened on another thread: an If whose branch runs on Parallel's workers) or else
+        of the span open around it on this thread."""
         stack = getattr(self._local, "stack", None)
         if stack is None:
             stack = self._local.stack = []
         tid = self.tid(thread)
-        stack.append(0.0)
+        if parent is None and stack:
+            parent = stack[-1]
+        mine = [0.0]
+        stack.append(mine)
         start = self.now_us()
         try:
             yield
         finally:
             end = self.now_us()
-            children = stack.pop()
-            if stack:
-                stack[-1] += end - start
+            stack.pop()
             with self._lock:
+                children = mine[0]
+                if parent is not None:
+                    parent[0] += end - start
                 self.events.append({"name": name, "ph": "B", "ts": start, "pid": 0, "tid": tid,
                                     "args": dict(args or {})})
                 self.events.append({"name": name, "ph": "E", "ts": end, "pid": 0, "tid": tid})

@@ -1,0 +1,192 @@
+"""The Dataflow and Parallel executors: run ops as their inputs become ready.
+
+Both follow the happens-before DAG of the subgraph's ops (core/backend/op_dag.py: an op waits
+for the ops that write what it reads, and for earlier readers of what it writes).
+
+* `DataflowExecutor` runs, in one thread, whichever op is ready, the lowest op index first.
+  The order is deterministic, and the backends plan their memory for exactly that order.
+* `ParallelExecutor` gives each backend one worker thread; the calling thread tracks the
+  dependencies and hands every ready op to its backend's worker, so that ops of different
+  backends run at the same time. Memory is planned so that two tensors share bytes only when
+  the DAG orders all uses of one before the other is written.
+
+`Executor.execute()` decides whether this run goes the dynamic way and calls `_run`.
+Steps folded at compile time are skipped (they count as done). Dynamic tensors are released
+by the coordinating thread once all their readers have run. A failing step stops further
+submissions; the in-flight ones finish, then the first error is raised.
+"""
+from __future__ import annotations
+
+import queue
+import threading
+import weakref
+
+import numpy as np
+
+from ..backend.op_dag import OpDag
+from .executor import Executor, Step
+
+
+class _DagExecutor(Executor):
+    """Shared by Dataflow and Parallel: the DAG of the steps and the dynamic-tensor counts."""
+
+    def __init__(self, steps: list[Step], *args, **kwargs) -> None:
+        super().__init__(steps, *args, **kwargs)
+        self.dag = OpDag.of_steps(steps, [t.index for t in self.inputs])
+        self._skip = [s.fast is None for s in steps]
+        # dynamic tensors read by live steps: per step the ids it reads, per id its readers
+        self._dyn_tensors: list = []
+        ids: dict[int, int] = {}
+        self._dyn_reads: list[tuple[int, ...]] = []
+        for s in steps:
+            mine: list[int] = []
+            if s.fast is not None:
+                for t in s.kernel.inputs:
+                    if t is not None and getattr(t, "is_dynamic", False) and id(t) not in ids:
+                        ids[id(t)] = len(self._dyn_tensors)
+                        self._dyn_tensors.append(t)
+                    if t is not None and id(t) in ids and ids[id(t)] not in mine:
+                        mine.append(ids[id(t)])
+            self._dyn_reads.append(tuple(mine))
+        self._dyn_count = [0] * len(self._dyn_tensors)
+        for mine in self._dyn_reads:
+            for k in mine:
+                self._dyn_count[k] += 1
+
+    def _released(self, p: int, counts: list[int]) -> None:
+        """Step p has run: release the dynamic tensors it was the last reader of."""
+        for k in self._dyn_reads[p]:
+            counts[k] -= 1
+            if not counts[k]:
+                self._dyn_tensors[k].release()
+
+
+class DataflowExecutor(_DagExecutor):
+    """Runs whichever step is ready, lowest op index first, in the calling thread."""
+
+    name = "Dataflow"
+
+    def _run(self, dynamic: bool) -> None:
+        counts = list(self._dyn_count)
+        steps, skip, dyn_reads = self.steps, self._skip, self._dyn_reads
+        for p in self.dag.ready_order():
+            if skip[p]:
+                continue
+            self.run_step(steps[p], dynamic, release=False)
+            if dyn_reads[p]:
+                self._released(p, counts)
+
+
+def _work(tasks: queue.SimpleQueue) -> None:
+    """A backend's worker: runs tasks until it gets None. It keeps no reference to the
+    executor between tasks, so an executor nobody uses any more can be collected (and its
+    finalizer stops the worker)."""
+    err: dict | None = None
+    while True:
+        task = tasks.get()
+        if task is None:
+            return
+        run, step, dynamic, errstate, done, p = task
+        task = None
+        if errstate != err:     # NumPy's error state is per thread: take the caller's
+            np.seterr(**errstate)
+            err = errstate
+        try:
+            run(step, dynamic, False)
+        except BaseException as e:     # handed to the coordinating thread, which raises it
+            done.put((p, e))
+        else:
+            done.put((p, None))
+        run = step = done = None
+
+
+def _stop(queues: dict, threads: list, join: bool = False) -> None:
+    for q in queues.values():
+        q.put(None)
+    if join:
+        me = threading.current_thread()
+        for t in threads:
+            if t is not me:
+                t.join(timeout=5.0)
+
+
+class ParallelExecutor(_DagExecutor):
+    """One worker thread per backend; ready steps go to their backend's worker, so steps of
+    different backends overlap. Workers start on the first run, are daemon threads, and stop
+    on `close()` or when the executor is collected."""
+
+    name = "Parallel"
+
+    def __init__(self, steps: list[Step], *args, **kwargs) -> None:
+        super().__init__(steps, *args, **kwargs)
+        self._backend_of = [s.backend for s in steps]
+        self._backends = list(dict.fromkeys(s.backend for s in steps if s.fast is not None))
+        self._queues: dict[str, queue.SimpleQueue] = {}
+        self._threads: list[threading.Thread] = []
+        self._finalizer: weakref.finalize | None = None
+
+    @property
+    def workers(self) -> list[threading.Thread]:
+        return list(self._threads)
+
+    def _start(self) -> None:
+        self._queues = {b: queue.SimpleQueue() for b in self._backends}
+        self._threads = [threading.Thread(target=_work, args=(q,), daemon=True,
+                                          name=f"onert_py {self.subgraph_index}, {b}")
+                         for b, q in self._queues.items()]
+        for t in self._threads:
+            t.start()
+        self._finalizer = weakref.finalize(self, _stop, self._queues, self._threads)
+
+    def close(self) -> None:
+        """Stop the workers (a later run starts new ones)."""
+        if self._finalizer is not None and self._finalizer.detach() is not None:
+            _stop(self._queues, self._threads, join=True)
+        self._queues, self._threads, self._finalizer = {}, [], None
+
+    def _run(self, dynamic: bool) -> None:
+        if not self._queues:
+            self._start()
+        counts = list(self._dyn_count)
+        waiting = [len(ps) for ps in self.dag.preds]
+        keys, succs, skip = self.dag.keys, self.dag.succs, self._skip
+        queues, backend_of, steps = self._queues, self._backend_of, self.steps
+        run, errstate, done = self.run_step, np.geterr(), queue.SimpleQueue()
+        ready = sorted(self.dag.roots(), key=keys.__getitem__, reverse=True)
+        in_flight, error = 0, None
+
+        def finished(p: int) -> None:
+            if self._dyn_reads[p]:
+                self._released(p, counts)
+            new = []
+            for c in succs[p]:
+                waiting[c] -= 1
+                if not waiting[c]:
+                    new.append(c)
+            if new:         # lowest op index last: popped first
+                ready.extend(sorted(new, key=keys.__getitem__, reverse=True))
+
+        try:
+            while True:
+                while ready and error is None:
+                    p = ready.pop()
+                    if skip[p]:
+                        finished(p)
+                        continue
+                    queues[backend_of[p]].put((run, steps[p], dynamic, errstate, done, p))
+                    in_flight += 1
+                if not in_flight:
+                    break
+                p, exc = done.get()
+                in_flight -= 1
+                if exc is not None:
+                    error = error or exc
+                elif error is None:
+                    finished(p)
+        except BaseException:           # interrupted: let the submitted steps finish first
+            while in_flight:
+                done.get()
+                in_flight -= 1
+            raise
+        if error is not None:
+            raise error
