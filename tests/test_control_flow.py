@@ -98,14 +98,15 @@ def test_while_counter_output() -> None:
             assert int(i) == n
 
 
-def test_variables_keep_state_across_runs_like_tflite() -> None:
+@pytest.mark.parametrize("executor", ["Linear", "Dataflow", "Parallel"])
+def test_variables_keep_state_across_runs_like_tflite(executor: str) -> None:
     from ai_edge_litert.interpreter import Interpreter, OpResolverType
     model = cf_models.variable_model()
     interp = Interpreter(model_content=model, experimental_op_resolver_type=(
         OpResolverType.BUILTIN_WITHOUT_DEFAULT_DELEGATES))
     interp.allocate_tensors()
     (din,), (dout,) = interp.get_input_details(), interp.get_output_details()
-    with onert_py.Session(model) as sess:
+    with onert_py.Session(model, config={"executor": executor}) as sess:
         for step in range(4):
             x = f32(1, 3)
             interp.set_tensor(din["index"], x)
@@ -166,3 +167,25 @@ def test_recursive_subgraph_is_refused() -> None:
     b.add_output(y1, subgraph=sg)
     with pytest.raises(onert_py.CompileError, match="calls itself"):
         onert_py.Session(b.build())
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_all_executors_agree(case: str) -> None:
+    build, make_inputs = CASES[case]
+    model, inputs = build(), make_inputs()
+    results = {}
+    for executor in ("Linear", "Dataflow", "Parallel"):
+        config = dict(split_config(SPLITS[case]), executor=executor)
+        with onert_py.Session(model, config=config) as sess:
+            results[executor] = [[np.array(o) for o in sess.run(inputs)] for _ in range(2)]
+    for executor in ("Dataflow", "Parallel"):
+        for run_a, run_b in zip(results["Linear"], results[executor]):
+            assert all(np.array_equal(a, b) for a, b in zip(run_a, run_b)), executor
+
+
+@pytest.mark.parametrize("executor", ["Dataflow", "Parallel"])
+def test_keras_lstm_under_other_executors(executor: str) -> None:
+    path = model_path("lstm_text")
+    tokens = RNG.integers(0, 1000, (1, 64)).astype(np.int32)
+    assert all(np.array_equal(a, b) for a, b in zip(run(path, [tokens]),
+                                                    run(path, [tokens], executor=executor)))
