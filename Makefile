@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test bench venv wheel-test example clean
+.PHONY: demo test bench venv wheel-test example ops-table clean
 
 venv: $(STAMP)
 
@@ -25,6 +25,9 @@ bench: $(STAMP)
 
 example: $(STAMP)
 	$(PY) tools/make_example_model.py
+
+ops-table: $(STAMP)
+	$(PY) tools/op_table.py
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info

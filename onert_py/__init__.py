@@ -5,10 +5,12 @@ from . import errors
 from .errors import (BackendNotAvailableError, CompileError, ConfigError, ExecutionError,
                      InputError, ModelLoadError, OnertPyError, UnsupportedOperationError)
 from .session import Session
+from .custom_ops import register_custom_op, unregister_custom_op  # noqa: F401
 from .tensorinfo import TensorInfo
 
 __version__ = "0.1.0"
 
 __all__ = ["Session", "TensorInfo", "errors", "OnertPyError", "ModelLoadError", "ConfigError",
            "BackendNotAvailableError", "CompileError", "UnsupportedOperationError",
-           "InputError", "ExecutionError", "__version__"]
+           "InputError", "ExecutionError", "register_custom_op", "unregister_custom_op",
+           "__version__"]

@@ -9,6 +9,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from . import config as config_mod
+from .core.backend.state import reset_variables
 from .core.compiler import CompiledSubgraph, Compiler
 from .core.loader import load_model
 from .errors import CompileError, InputError, OnertPyError
@@ -186,6 +187,14 @@ class Session:
         from threadpoolctl import threadpool_limits
         threadpool_limits(limits=n)
         _blas_threads["n"] = n
+
+    def reset_state(self) -> None:
+        """Reset every variable tensor (RNN/LSTM/SVDF state) of every compiled subgraph to its
+        initial value (the model's data, or zeros), as TFLite's ResetVariableTensors."""
+        if self._compiler is None:
+            raise OnertPyError("this session is closed; create a new Session to run again")
+        with self._lock:
+            reset_variables([self._compiled, *self._compiler.children.values()])
 
     def trace_summary(self) -> str:
         """Where the time went, from the trace (config `tracing`): markdown tables of op

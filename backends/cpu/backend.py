@@ -8,7 +8,7 @@ from .ops import kernels
 
 def check_support(registry, op: Operation, graph: Graph, backend_id: str) -> tuple[bool, str]:
     """Shared supports() logic for registry-based backends: a kernel exists and accepts the op."""
-    cls = registry.lookup(op)
+    cls = registry.lookup(op, graph)
     if cls is None:
         return False, f"{backend_id} has no kernel for {op.type}" + (
             f".{op.subtype}" if op.subtype else "")

@@ -65,7 +65,7 @@ class HostBackendContext(BackendContext):
         g, out = self.data.graph, set()
         for oi in self.data.op_order:
             op = g.operations[oi]
-            cls = self.kernels.lookup(op)
+            cls = self.kernels.lookup(op, g)
             if cls is not None and getattr(cls, "folds_constant", None) and cls.folds_constant(op, g):
                 out.update(o for o in op.outputs if o >= 0)
         return out
@@ -125,7 +125,7 @@ class HostBackendContext(BackendContext):
         out: dict[int, Kernel] = {}
         for oi in self.data.op_order:
             op = g.operations[oi]
-            cls = self.kernels.lookup(op)
+            cls = self.kernels.lookup(op, g)
             if cls is None:
                 raise CompileError(f"{self.backend.config.id}: no kernel for op #{oi} {op.name}")
             kernel = cls()

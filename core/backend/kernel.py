@@ -68,6 +68,9 @@ class KernelRegistry:
     def __init__(self, backend_id: str) -> None:
         self.backend_id = backend_id
         self._kernels: dict[str, type[Kernel]] = {}
+        # optional `select(op, graph) -> class | None`: another kernel class for a form of the
+        # op that the registered one does not compute (e.g. hybrid int8-weight FullyConnected)
+        self.select: Callable | None = None
 
     def register(self, *keys: str) -> Callable[[type[Kernel]], type[Kernel]]:
         def deco(cls: type[Kernel]) -> type[Kernel]:
@@ -78,12 +81,15 @@ class KernelRegistry:
             return cls
         return deco
 
-    def lookup(self, op: Operation) -> type[Kernel] | None:
+    def lookup(self, op: Operation, graph: Any = None) -> type[Kernel] | None:
+        cls = None
         if op.subtype is not None:
             cls = self._kernels.get(f"{op.type}.{op.subtype}")
-            if cls is not None:
-                return cls
-        return self._kernels.get(op.type)
+        if cls is None:
+            cls = self._kernels.get(op.type)
+        if cls is not None and graph is not None and self.select is not None:
+            cls = self.select(op, graph) or cls
+        return cls
 
     def keys(self) -> list[str]:
         return sorted(self._kernels)

@@ -287,3 +287,6 @@ def infer_shapes(graph: Graph, order: list[int], input_shapes: dict[int, tuple[i
 
 
 from . import shape_rules_more  # noqa: E402,F401  (registers more rules)
+from . import shape_rules_misc  # noqa: E402,F401
+from . import shape_rules_rnn  # noqa: E402,F401
+from . import shape_rules_circle  # noqa: E402,F401

@@ -76,6 +76,9 @@ ENUM_FIELDS = {
     "idx_out_type": "TensorType",
 }
 
+# Same field name, another enum, in one table: (table, field) -> enum class name
+TABLE_ENUM_FIELDS = {("RoPEOptions", "mode"): "RoPEMode"}
+
 _SKIP = ("GetRootAs",)
 _SUFFIXES = ("IsNone", "Length", "AsNumpy", "BufferHasIdentifier")
 
@@ -108,11 +111,12 @@ def read_table_fields(schema: Schema, table: Any, cls_name: str) -> dict[str, An
                 values[key] = [getattr(obj, meth)(j) for j in range(n)]
             continue
         value = getattr(obj, meth)()
-        if key in ENUM_FIELDS and isinstance(value, int):
-            name = enum_name(schema, ENUM_FIELDS[key], value)
+        enum = TABLE_ENUM_FIELDS.get((cls_name, key), ENUM_FIELDS.get(key))
+        if enum is not None and isinstance(value, int):
+            name = enum_name(schema, enum, value)
             if name is None:
                 raise ValueError(f"{cls_name}.{key} has the value {value}, which is not a "
-                                 f"{ENUM_FIELDS[key]}")
+                                 f"{enum}")
             value = name
         elif isinstance(value, bytes):
             value = value.decode("utf-8", "replace")

@@ -17,10 +17,17 @@ NUMERIC = frozenset(np.dtype(t) for t in (np.float32, np.int32, np.int64))
 ANY = None   # accept any dtype NumPy can hold
 
 
+def dtypes(*names: str) -> frozenset:
+    """A frozenset of NumPy dtypes from their names."""
+    return frozenset(np.dtype(n) for n in names)
+
+
 class CpuKernel(Kernel):
-    """A cpu kernel; `dtypes` lists the accepted dtypes of the first input (None: any)."""
+    """A cpu kernel; `dtypes` lists the accepted dtypes of the first input (None: any).
+    `subtype_dtypes`, where given, overrides `dtypes` per op sub-type (ADD vs DIV, ...)."""
 
     dtypes: frozenset | None = F32
+    subtype_dtypes: dict[str, frozenset | None] = {}
 
     @classmethod
     def supports(cls, op: Operation, graph: Graph) -> tuple[bool, str]:
@@ -30,8 +37,9 @@ class CpuKernel(Kernel):
         operand = graph.operands[first]
         if operand.dtype is None:
             return False, f"cpu cannot hold {operand.type_name} tensors"
-        if cls.dtypes is not None and operand.dtype not in cls.dtypes:
-            names = ", ".join(sorted(str(d) for d in cls.dtypes))
+        accepted = cls.subtype_dtypes.get(op.subtype, cls.dtypes) if op.subtype else cls.dtypes
+        if accepted is not None and operand.dtype not in accepted:
+            names = ", ".join(sorted(str(d) for d in accepted))
             return False, f"cpu {op.type} supports {names}, not {operand.dtype}"
         if operand.quant is not None and operand.dtype in (np.int8, np.uint8, np.int16) \
                 and not getattr(cls, "quantized", False):

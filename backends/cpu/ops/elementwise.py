@@ -6,9 +6,25 @@ from typing import Callable
 
 import numpy as np
 
-from .common import ANY, NUMERIC, CpuKernel, activation, register
+from .common import ANY, CpuKernel, activation, dtypes, register
 
-BOOL = frozenset({np.dtype(np.bool_)})
+BOOL = dtypes("bool")
+U8 = dtypes("uint8")
+F32 = dtypes("float32")
+F32_I32 = dtypes("float32", "int32")
+INTS = dtypes("int32", "int64", "int16", "int8")
+ORDERED = dtypes("float32", "int32", "int64", "int16")
+# What each sub-type accepts, as TFLite's kernels do for unquantized tensors (int8/uint8
+# arithmetic and comparisons there are quantized-only).
+BINARY_DTYPES = {
+    "ADD": ORDERED, "SUB": dtypes("float32", "int32", "int64"), "MUL": ORDERED,
+    "DIV": F32_I32, "FLOOR_DIV": dtypes("float32", "int32", "int16", "int8"),
+    "FLOOR_MOD": F32 | INTS, "POW": F32_I32, "MAXIMUM": F32 | INTS | U8,
+    "MINIMUM": F32 | INTS | U8, "LOGICAL_AND": BOOL, "LOGICAL_OR": BOOL,
+    "ATAN2": F32, "SquaredDifference": F32_I32,
+    "EQUAL": ORDERED | BOOL, "NOT_EQUAL": ORDERED | BOOL, "GREATER": ORDERED,
+    "GREATER_EQUAL": ORDERED, "LESS": ORDERED, "LESS_EQUAL": ORDERED,
+}
 
 
 class BinaryLayer(CpuKernel):
@@ -44,7 +60,8 @@ def _div(a, b, out):
 
 @register("BinaryArithmetic")
 class BinaryArithmeticLayer(BinaryLayer):
-    dtypes = NUMERIC
+    dtypes = ORDERED
+    subtype_dtypes = BINARY_DTYPES
     fns = {"ADD": np.add, "SUB": np.subtract, "MUL": np.multiply, "DIV": _div}
 
 
@@ -55,7 +72,7 @@ def _squared_difference(a, b, out):
 
 @register("SquaredDifference")
 class SquaredDifferenceLayer(BinaryLayer):
-    dtypes = NUMERIC
+    dtypes = F32_I32
     fns = {"SquaredDifference": _squared_difference}
 
 
@@ -65,7 +82,8 @@ def _floor_mod(a, b, out):
 
 @register("ElementwiseBinary")
 class ElementwiseBinaryLayer(BinaryLayer):
-    dtypes = NUMERIC | BOOL
+    dtypes = F32 | INTS | U8 | BOOL
+    subtype_dtypes = BINARY_DTYPES
     fns = {"MAXIMUM": np.maximum, "MINIMUM": np.minimum, "FLOOR_DIV": np.floor_divide,
            "FLOOR_MOD": _floor_mod, "POW": np.power, "LOGICAL_AND": np.logical_and,
            "LOGICAL_OR": np.logical_or, "ATAN2": np.arctan2}
@@ -73,7 +91,8 @@ class ElementwiseBinaryLayer(BinaryLayer):
 
 @register("Comparison")
 class ComparisonLayer(BinaryLayer):
-    dtypes = NUMERIC | BOOL
+    dtypes = ORDERED | BOOL
+    subtype_dtypes = BINARY_DTYPES
     fns = {"EQUAL": np.equal, "NOT_EQUAL": np.not_equal, "GREATER": np.greater,
            "GREATER_EQUAL": np.greater_equal, "LESS": np.less, "LESS_EQUAL": np.less_equal}
 
@@ -97,8 +116,33 @@ def _elu(x, out):
     return np.copyto(out, x, where=x > 0)
 
 
+def erfc(z: np.ndarray) -> np.ndarray:
+    """The complementary error function in float64, with a fractional error below 1.2e-7
+    everywhere (the Chebyshev fit of Numerical Recipes' erfcc)."""
+    a = np.abs(z)
+    t = 1.0 / (1.0 + 0.5 * a)
+    poly = -1.26551223 + t * (1.00002368 + t * (0.37409196 + t * (0.09678418 + t * (
+        -0.18628806 + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (
+            -0.82215223 + t * 0.17087277))))))))
+    r = t * np.exp(-a * a + poly)
+    return np.where(z >= 0, r, 2.0 - r)
+
+
+def _gelu(x, out):
+    """0.5 x (1 + erf(x / sqrt 2)) = 0.5 x erfc(-x / sqrt 2)."""
+    x64 = x.astype(np.float64)
+    return np.multiply(0.5 * x64, erfc(-x64 * np.sqrt(0.5)), out=out, casting="unsafe")
+
+
+def _gelu_tanh(x, out):
+    """The tanh approximation: 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))."""
+    x64 = x.astype(np.float64)
+    inner = np.sqrt(2 / np.pi) * (x64 + 0.044715 * x64 ** 3)
+    return np.multiply(0.5 * x64, 1.0 + np.tanh(inner), out=out, casting="unsafe")
+
+
 ACTIVATIONS = frozenset({"RELU", "RELU6", "RELU_N1_TO_1", "RELU_0_TO_1", "TANH", "LOGISTIC",
-                         "HARD_SWISH", "LEAKY_RELU", "ELU"})
+                         "HARD_SWISH", "LEAKY_RELU", "ELU", "GELU"})
 
 
 @register("ElementwiseActivation")
@@ -123,6 +167,7 @@ class ElementwiseActivationLayer(CpuKernel):
             "LEAKY_RELU": lambda x, out: np.multiply(x, np.where(x > 0, np.float32(1), alpha),
                                                      out=out),
             "ELU": _elu,
+            "GELU": _gelu_tanh if self.op.params.get("approximate", False) else _gelu,
         }
         if kind not in fns:
             raise self.fail(f"cpu has no {kind} kernel yet")
@@ -158,9 +203,22 @@ UNARY: dict[str, Callable] = {
 }
 
 
+# CAST converts between every plain dtype the interpreter casts (C++ static_cast semantics)
+CASTABLE = dtypes("float32", "float16", "float64", "int8", "uint8", "int16", "uint16", "int32",
+                  "uint32", "int64", "bool")
+UNARY_DTYPES: dict[str, frozenset | None] = {
+    **dict.fromkeys(("SIN", "COS", "EXP", "LOG", "SQRT", "RSQRT", "SQUARE", "FLOOR", "CEIL",
+                     "ROUND"), F32),
+    "ABS": dtypes("float32", "int32", "int16"), "NEG": F32 | INTS, "SIGN": F32_I32,
+    "LOGICAL_NOT": BOOL, "ZEROS_LIKE": dtypes("float32", "int32", "int64"), "CAST": CASTABLE,
+    "DEQUANTIZE": ANY,
+}
+
+
 @register("ElementwiseUnary")
 class ElementwiseUnaryLayer(CpuKernel):
     dtypes = ANY
+    subtype_dtypes = UNARY_DTYPES
 
     @classmethod
     def supports(cls, op, graph):
@@ -171,7 +229,7 @@ class ElementwiseUnaryLayer(CpuKernel):
             return True, ""
         if x.quant is not None and x.dtype in (np.int8, np.uint8, np.int16):
             return False, f"cpu has no quantized {op.subtype} kernel yet"
-        return (True, "") if x.dtype is not None else (False, f"{x.type_name} is not supported")
+        return super().supports(op, graph)
 
     @classmethod
     def folds_constant(cls, op, graph) -> bool:

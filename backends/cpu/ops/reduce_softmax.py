@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .common import ANY, CpuKernel, register
+from .common import CpuKernel, register
+from .common import dtypes as dts
 
 REDUCERS = {"MEAN": np.mean, "SUM": np.sum, "REDUCE_MAX": np.max, "REDUCE_MIN": np.min,
             "REDUCE_PROD": np.prod, "REDUCE_ANY": np.any, "REDUCE_ALL": np.all}
@@ -11,7 +12,10 @@ REDUCERS = {"MEAN": np.mean, "SUM": np.sum, "REDUCE_MAX": np.max, "REDUCE_MIN": 
 
 @register("Reduce")
 class ReduceLayer(CpuKernel):
-    dtypes = ANY
+    dtypes = dts("float32", "int32", "int64", "bool")
+    subtype_dtypes = {**dict.fromkeys(("REDUCE_ANY", "REDUCE_ALL"), dts("bool")),
+                      **dict.fromkeys(("MEAN", "SUM", "REDUCE_MAX", "REDUCE_MIN", "REDUCE_PROD"),
+                                      dts("float32", "int32", "int64"))}
 
     def validate(self) -> None:
         self.fn = REDUCERS[self.op.subtype]

@@ -1,0 +1,33 @@
+"""Resetting the state a session carries between runs: the variable tensors (the recurrent
+state of RNN/LSTM/SVDF ops), as TFLite's ResetVariableTensors does."""
+from __future__ import annotations
+
+from typing import Iterable
+
+import numpy as np
+
+
+def reset_variables(compiled_subgraphs: Iterable) -> int:
+    """Set every variable tensor of every compiled subgraph (objects with `contexts`, whose
+    values have `tensor_registry` and `data.graph`) back to its initial value: the constant
+    data the model gives it, or zeros. Returns how many tensors were reset."""
+    count = 0
+    for compiled in compiled_subgraphs:
+        for ctx in compiled.contexts.values():
+            registry = getattr(ctx, "tensor_registry", None)
+            graph = getattr(getattr(ctx, "data", None), "graph", None)
+            if registry is None or graph is None:
+                continue
+            for t in registry.native_tensors():
+                operand = graph.operands[t.index] if t.index in graph.operands else None
+                if operand is None or not operand.is_variable:
+                    continue
+                buf = t.buffer
+                if not isinstance(buf, np.ndarray):
+                    continue
+                if operand.is_constant:
+                    buf[...] = np.asarray(operand.data).reshape(buf.shape)
+                else:
+                    buf[...] = 0
+                count += 1
+    return count
