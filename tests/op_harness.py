@@ -16,7 +16,7 @@ from onert_py.model_builder import single_op_model
 try:
     from oracle import tflite_run
 except ImportError:  # tests collected as a package
-    from tests.oracle import tflite_run
+    from oracle import tflite_run
 
 # Every backend the op suite runs on; a backend that cannot load here is skipped.
 BACKENDS: list[str] = ["cpu"]

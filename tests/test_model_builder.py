@@ -17,7 +17,7 @@ from onert_py.model_builder import DESCRIPTION, ModelBuilder, single_op_model
 try:
     from oracle import tflite_run
 except ImportError:  # tests collected as a package
-    from tests.oracle import tflite_run
+    from oracle import tflite_run
 
 RNG = np.random.default_rng(0)
 

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from onert_py.model_builder import ModelBuilder
-from tests.op_harness import rand, run_onert
+from op_harness import rand, run_onert
 
 TOL = {"rtol": 1e-5, "atol": 1e-5}
 
