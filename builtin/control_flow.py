@@ -11,14 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.backend import Kernel
+from ..core.backend import Kernel, host_array
 from ..errors import ExecutionError
-
-
-def host_array(t) -> np.ndarray:
-    """The data of a tensor as a host array (device tensors are copied down)."""
-    to_host = getattr(t, "to_host_array", None)
-    return to_host() if to_host is not None else t.buffer
 
 
 class SubgraphCall(Kernel):
@@ -30,23 +24,18 @@ class SubgraphCall(Kernel):
         return self.ctx.data.session.subgraph(index, [tuple(s) for s in shapes])
 
     def check_signature(self, child, what: str, ins: list, outs: list | None) -> None:
+        """The child takes the op's inputs and gives its outputs: same counts and dtypes."""
         g = child.lowered.graph
-        if len(g.inputs) != len(ins):
-            raise self.fail(f"{what} subgraph {child.index} takes {len(g.inputs)} inputs, the op "
-                            f"gives {len(ins)}")
-        for k, (i, t) in enumerate(zip(g.inputs, ins)):
-            if g.operands[i].dtype != t.dtype:
-                raise self.fail(f"{what} subgraph {child.index} input {k} is "
-                                f"{g.operands[i].dtype}, the op gives {t.dtype}")
-        if outs is None:
-            return
-        if len(g.outputs) != len(outs):
-            raise self.fail(f"{what} subgraph {child.index} has {len(g.outputs)} outputs, the op "
-                            f"has {len(outs)}")
-        for k, (o, t) in enumerate(zip(g.outputs, outs)):
-            if g.operands[o].dtype != t.dtype:
-                raise self.fail(f"{what} subgraph {child.index} output {k} is "
-                                f"{g.operands[o].dtype}, the op's is {t.dtype}")
+        sides = [("input", g.inputs, ins)] + ([("output", g.outputs, outs)] if outs is not None
+                                               else [])
+        for side, indices, tensors in sides:
+            if len(indices) != len(tensors):
+                raise self.fail(f"{what} subgraph {child.index} has {len(indices)} {side}s, the "
+                                f"op has {len(tensors)}")
+            for k, (i, t) in enumerate(zip(indices, tensors)):
+                if g.operands[i].dtype != t.dtype:
+                    raise self.fail(f"{what} subgraph {child.index} {side} {k} is "
+                                    f"{g.operands[i].dtype}, the op's is {t.dtype}")
 
     @staticmethod
     def call(child, arrays: list[np.ndarray], into: list | None = None) -> list[np.ndarray]:

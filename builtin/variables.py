@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.backend import Kernel
+from ..core.backend import Kernel, host_array
 from ..errors import ExecutionError
-from .control_flow import host_array
 
 
 class Variables:
@@ -22,6 +21,11 @@ class Variables:
 
     def id_for(self, container: str, name: str) -> int:
         return self.ids.setdefault((container, name), len(self.ids))
+
+
+def resource_id(t) -> int:
+    """The variable id a RESOURCE tensor holds."""
+    return int(host_array(t).reshape(-1)[0])
 
 
 def variables_of(ctx) -> Variables:
@@ -50,7 +54,7 @@ class ReadVariableLayer(Kernel):
         self.vars = variables_of(self.ctx)
 
     def run(self) -> None:
-        rid = int(host_array(self.inputs[0]).reshape(-1)[0])
+        rid = resource_id(self.inputs[0])
         if rid not in self.vars.values:
             raise ExecutionError(f"op #{self.op.index} {self.op.name}: reads variable {rid} "
                                  f"before any ASSIGN_VARIABLE wrote it")
@@ -73,5 +77,5 @@ class AssignVariableLayer(Kernel):
         self.vars = variables_of(self.ctx)
 
     def run(self) -> None:
-        rid = int(host_array(self.inputs[0]).reshape(-1)[0])
+        rid = resource_id(self.inputs[0])
         self.vars.values[rid] = np.array(host_array(self.inputs[1]), copy=True)

@@ -81,6 +81,12 @@ def while_until_model(limit: float = 100.0) -> bytes:
     y = b.add_tensor("y", (2, 2))
     b.add_op("WHILE", [x], [y], cond_subgraph_index=cond, body_subgraph_index=body)
     b.add_output(y)
+    _doubling_loop(b, cond, body, limit)
+    return b.build()
+
+
+def _doubling_loop(b: ModelBuilder, cond: int, body: int, limit: float) -> None:
+    """Fill `cond` with sum(x) < limit and `body` with x * 2, for x of shape (2, 2)."""
     cx = b.add_input("x", (2, 2), subgraph=cond)
     axes = b.add_const("axes", np.array([0, 1], np.int32), subgraph=cond)
     lim = b.add_const("limit", np.float32(limit), subgraph=cond)
@@ -93,7 +99,6 @@ def while_until_model(limit: float = 100.0) -> bytes:
     by = b.add_tensor("y", (2, 2), subgraph=body)
     b.add_op("MUL", [bx, two], [by], subgraph=body)
     b.add_output(by, subgraph=body)
-    return b.build()
 
 
 def growing_while_model(width: int = 2) -> bytes:
@@ -166,19 +171,7 @@ def nested_model() -> bytes:
     ey = b.add_tensor("y", (2, 2), subgraph=other)
     b.add_op("ADD", [ex, k1], [ey], subgraph=other)
     b.add_output(ey, subgraph=other)
-    # inner cond: sum(x) < 50; inner body: x * 2
-    cx = b.add_input("x", (2, 2), subgraph=icond)
-    axes = b.add_const("axes", np.array([0, 1], np.int32), subgraph=icond)
-    lim = b.add_const("limit", np.float32(50), subgraph=icond)
-    s, cc = b.add_tensor("s", (), subgraph=icond), b.add_tensor("c", (), "bool", subgraph=icond)
-    b.add_op("SUM", [cx, axes], [s], subgraph=icond, keep_dims=False)
-    b.add_op("LESS", [s, lim], [cc], subgraph=icond)
-    b.add_output(cc, subgraph=icond)
-    ix = b.add_input("x", (2, 2), subgraph=ibody)
-    k2 = b.add_const("two", np.float32(2), subgraph=ibody)
-    iy = b.add_tensor("y", (2, 2), subgraph=ibody)
-    b.add_op("MUL", [ix, k2], [iy], subgraph=ibody)
-    b.add_output(iy, subgraph=ibody)
+    _doubling_loop(b, icond, ibody, 50.0)     # inner cond: sum(x) < 50; inner body: x * 2
     return b.build()
 
 

@@ -4,10 +4,10 @@ from .host_context import HostBackendContext
 from .kernel import Kernel, KernelRegistry
 from .memory_planner import PLANNERS, Request, get_planner
 from .registry import TensorRegistry
-from .tensor import HostTensor, ITensor
+from .tensor import HostTensor, ITensor, host_array
 
 ITensorRegistry = TensorRegistry
 
 __all__ = ["Backend", "BackendContext", "ContextData", "IConfig", "HostBackendContext", "Kernel",
            "KernelRegistry", "PLANNERS", "Request", "get_planner", "TensorRegistry",
-           "ITensorRegistry", "HostTensor", "ITensor"]
+           "ITensorRegistry", "HostTensor", "ITensor", "host_array"]

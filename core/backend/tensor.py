@@ -100,3 +100,10 @@ class HostTensor(ITensor):
         if self._arena is None and not self.is_constant and self.is_dynamic:
             self._buffer = None
             self.version += 1
+
+
+def host_array(t: ITensor) -> np.ndarray:
+    """The data of a tensor as a host array (device tensors give a host copy through
+    `to_host_array()`; host tensors their buffer)."""
+    to_host = getattr(t, "to_host_array", None)
+    return to_host() if to_host is not None else t.buffer

@@ -42,21 +42,6 @@ class CompiledSubgraph:
             ctx.release()
 
 
-# Ops with effects beyond their outputs (variables, subgraph calls that may touch them).
-SIDE_EFFECTS = {"CallOnce", "VarHandle", "ReadVariable", "AssignVariable", "If", "While"}
-
-
-def order_side_effects(steps: list[Step]) -> None:
-    """Chain the side-effecting steps in model order through ("state", k) tokens in their
-    reads/writes, so executors that run by data dependencies keep that order."""
-    prev = None
-    for k, step in enumerate(s for s in steps if s.kernel.op.type in SIDE_EFFECTS):
-        if prev is not None:
-            step.reads.append(prev)
-        prev = ("state", k)
-        step.writes.append(prev)
-
-
 class Compiler:
     """Compiles a Model for a Config. Backends are loaded once; `compile` may run again with
     new input shapes (the assignment is kept)."""
@@ -160,7 +145,6 @@ class Compiler:
         for bid in used[1:] + [BUILTIN]:       # builtin last: Permute needs every registry
             kernels.update(contexts[bid].gen_kernels())
         steps = [Step(oi, lowered.op_backend[oi], kernels[oi]) for oi in lowered.exec_order]
-        order_side_effects(steps)
         reg = registries[BUILTIN]
         inputs = [reg.get_itensor(i) for i in lowered.graph.inputs]
         executor = EXECUTORS[self.config.executor](steps, sg, self.tracer, inputs)

@@ -271,13 +271,10 @@ def infer_shapes(graph: Graph, order: list[int], input_shapes: dict[int, tuple[i
         except (ValueError, KeyError, IndexError, AttributeError, TypeError) as e:
             raise CompileError(f"{where}: shape inference failed for input shapes {shapes}: "
                                f"{e}") from e
-        for o, shape in zip(op.outputs, out):
+        for o, shape in zip(op.outputs, out):     # infer_op checked the dims
             if o < 0:
                 continue
-            shape = tuple(int(d) for d in shape)
-            if any(d < 0 for d in shape):
-                raise CompileError(f"{where}: inferred a negative dimension {shape} from input "
-                                   f"shapes {shapes}")
+            shape = tuple(shape)
             if graph.operands[o].shape != shape:
                 graph.operands[o].shape = shape
                 changed.add(o)

@@ -72,7 +72,7 @@ class DataflowExecutor(_DagExecutor):
         for p in self.dag.ready_order():
             if skip[p]:
                 continue
-            self.run_step(steps[p], dynamic, release=False)
+            self.run_step(steps[p], dynamic)
             if dyn_reads[p]:
                 self._released(p, counts)
 
@@ -92,7 +92,7 @@ def _work(tasks: queue.SimpleQueue) -> None:
             np.seterr(**errstate)
             err = errstate
         try:
-            run(step, dynamic, False)
+            run(step, dynamic)
         except BaseException as e:     # handed to the coordinating thread, which raises it
             done.put((p, e))
         else:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from ...errors import ExecutionError, OnertPyError
-from ..backend import Kernel
+from ..backend import Kernel, host_array
 
 
 class RuntimeValues:
@@ -35,10 +35,7 @@ class RuntimeValues:
         if k is None:
             return None
         t = self.kernel.inputs[k]
-        if t is None:
-            return None
-        to_host = getattr(t, "to_host_array", None)
-        return to_host() if to_host is not None else t.buffer
+        return None if t is None else host_array(t)
 
     def need(self, index: int, what: str):
         data = self.value(index)
@@ -47,10 +44,10 @@ class RuntimeValues:
         return data
 
     def declared(self, index: int):
-        k = self.kernel.op.outputs.index(index) if index in self.kernel.op.outputs else None
-        if k is not None:
-            return tuple(self.kernel.outputs[k].shape)
-        return tuple(self.kernel.inputs[self.position[index]].shape)
+        """The compile-time shape of operand `index` (an input or output of the op)."""
+        op, k = self.kernel.op, self.position.get(index)
+        t = self.kernel.inputs[k] if k is not None else self.kernel.outputs[op.outputs.index(index)]
+        return tuple(getattr(t, "planned_shape", t.shape))
 
 
 class DynamicRun:
@@ -81,7 +78,7 @@ class DynamicRun:
         seen = tuple((t.shape, getattr(t, "version", 0)) for t in self.tensors)
         if seen != self.seen:
             k.prepare()
-            self.seen = tuple((t.shape, getattr(t, "version", 0)) for t in self.tensors)
+            self.seen = seen
         k.run()
 
 
@@ -92,22 +89,16 @@ class Step:
     kernel: Kernel
     fast: Callable[[], None] | None = None      # what runs in a static execution
     dynamic: DynamicRun | None = None            # what runs when shapes may differ
-    reads: list[int] = field(default_factory=list)     # operand indices read
-    writes: list[int] = field(default_factory=list)    # operand indices written
-    releases: list = field(default_factory=list)       # dynamic tensors dead after this step
+    releases: list = field(default_factory=list)       # Linear: dynamic tensors dead after it
 
     def __post_init__(self) -> None:
-        op = self.kernel.op
-        self.reads = [i for i in op.inputs if i >= 0]
-        self.writes = [o for o in op.outputs if o >= 0]
         if self.kernel.run is not None:
             self.dynamic = DynamicRun(self.kernel)
             self.fast = self.dynamic if self.kernel.dynamic else self.kernel.run
 
 
 class Executor:
-    """Shared by the executors: live steps, input-shape check, error wrapping, tracing,
-    release of dynamic tensors."""
+    """Shared by the executors: live steps, input-shape check, error wrapping, tracing."""
 
     name = ""
 
@@ -121,18 +112,6 @@ class Executor:
         self._live = [s for s in steps if s.fast is not None]
         self._dirty = False
         self._parent_span = None
-        self._plan_releases()
-
-    def _plan_releases(self) -> None:
-        last: dict[int, Step] = {}
-        tensors: dict[int, object] = {}
-        for s in self._live:
-            for k, i in enumerate(s.kernel.op.inputs):
-                t = s.kernel.inputs[k] if k < len(s.kernel.inputs) else None
-                if i >= 0 and t is not None and getattr(t, "is_dynamic", False):
-                    last[i], tensors[i] = s, t
-        for i, s in last.items():
-            s.releases.append(tensors[i])
 
     def shapes_changed(self) -> bool:
         """Whether the bound inputs differ in shape from the ones compiled for."""
@@ -156,10 +135,8 @@ class Executor:
     def _run(self, dynamic: bool) -> None:
         raise NotImplementedError
 
-    def run_step(self, step: Step, dynamic: bool, release: bool = True) -> None:
-        """Run one step (traced when tracing is on); failures name the op and backend. With
-        `release`, dynamic tensors whose last reader in linear order is this step are freed
-        (executors that run in another order free by reader counts instead)."""
+    def run_step(self, step: Step, dynamic: bool) -> None:
+        """Run one step (traced when tracing is on); failures name the op and backend."""
         fn = step.dynamic if dynamic else step.fast
         try:
             if self.tracer is None:
@@ -169,12 +146,12 @@ class Executor:
         except OnertPyError:
             raise
         except Exception as e:
-            op = step.kernel.op
-            raise ExecutionError(f"subgraph {self.subgraph_index} op #{op.index} {op.name} on "
-                                 f"{step.backend} failed: {type(e).__name__}: {e}") from e
-        if release:
-            for t in step.releases:
-                t.release()
+            raise self.failure(step, e) from e
+
+    def failure(self, step: Step, e: Exception) -> ExecutionError:
+        op = step.kernel.op
+        return ExecutionError(f"subgraph {self.subgraph_index} op #{op.index} {op.name} on "
+                              f"{step.backend} failed: {type(e).__name__}: {e}")
 
     def _traced(self, step: Step, fn) -> None:
         tracer, op = self.tracer, step.kernel.op
@@ -189,12 +166,19 @@ class Executor:
 
 class LinearExecutor(Executor):
     """Runs the steps in the lowered graph's execution order; kernels folded at compile are
-    skipped."""
+    skipped. A dynamic tensor is freed after its last reader in that order."""
 
     name = "Linear"
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
+        last: dict[int, tuple[Step, object]] = {}
+        for s in self._live:
+            for i, t in zip(s.kernel.op.inputs, s.kernel.inputs):
+                if i >= 0 and t is not None and getattr(t, "is_dynamic", False):
+                    last[i] = (s, t)
+        for s, t in last.values():
+            s.releases.append(t)
         self._fast_runs = [s.fast for s in self._live]
         self._simple = all(not isinstance(s.fast, DynamicRun) and not s.releases
                            for s in self._live)
@@ -205,6 +189,8 @@ class LinearExecutor(Executor):
             return
         for step in self._live:
             self.run_step(step, dynamic)
+            for t in step.releases:
+                t.release()
 
     def _execute_fast(self) -> None:
         i = 0
@@ -215,7 +201,4 @@ class LinearExecutor(Executor):
         except OnertPyError:
             raise
         except Exception as e:
-            step = self._live[i]
-            op = step.kernel.op
-            raise ExecutionError(f"subgraph {self.subgraph_index} op #{op.index} {op.name} on "
-                                 f"{step.backend} failed: {type(e).__name__}: {e}") from e
+            raise self.failure(self._live[i], e) from e

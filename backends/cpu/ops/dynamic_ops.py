@@ -58,10 +58,7 @@ class FillLayer(MoveKernel):
     """inputs (dims, value): the output (of shape dims) holds value everywhere."""
 
     data = 1
-
-    def validate(self) -> None:
-        self.check_index_dtype(0)
-        self.check_same_dtype(1)
+    index_inputs = (0,)
 
     def run(self) -> None:
         self.outputs[0].buffer[...] = self.buf(1).reshape(())
@@ -69,9 +66,7 @@ class FillLayer(MoveKernel):
 
 @register("BroadcastTo")
 class BroadcastToLayer(MoveKernel):
-    def validate(self) -> None:
-        self.check_index_dtype(1)
-        self.check_same_dtype(0)
+    index_inputs = (1,)
 
     def prepare(self) -> None:
         x, out = self.buf(0), self.out
@@ -89,9 +84,7 @@ class BroadcastToLayer(MoveKernel):
 class TileLayer(MoveKernel):
     """The output seen as (m0, d0, m1, d1, ...) is the input (1, d0, 1, d1, ...) broadcast."""
 
-    def validate(self) -> None:
-        self.check_index_dtype(1)
-        self.check_same_dtype(0)
+    index_inputs = (1,)
 
     def prepare(self) -> None:
         x, out = self.buf(0), self.out

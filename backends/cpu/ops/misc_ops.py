@@ -32,9 +32,7 @@ class RankLayer(MoveKernel):
 
 @register("BroadcastArgs")
 class BroadcastArgsLayer(MoveKernel):
-    def validate(self) -> None:
-        self.check_index_dtype(0, 1)
-        self.check_same_dtype(0)
+    index_inputs = (0, 1)
 
     def run(self) -> None:
         a, b = tuple(ints(self.buf(0))), tuple(ints(self.buf(1)))
@@ -49,9 +47,10 @@ class BroadcastArgsLayer(MoveKernel):
 class MirrorPadLayer(MoveKernel):
     """REFLECT leaves the edge out of the mirrored part, SYMMETRIC repeats it."""
 
+    index_inputs = (1,)
+
     def validate(self) -> None:
-        self.check_index_dtype(1)
-        self.check_same_dtype(0)
+        super().validate()
         mode = self.op.params.get("mode", "REFLECT")
         if mode not in ("REFLECT", "SYMMETRIC", 0, 1):
             raise self.fail(f"unknown mirror pad mode {mode!r}")
@@ -69,9 +68,7 @@ class MirrorPadLayer(MoveKernel):
 
 @register("Reverse")
 class ReverseLayer(MoveKernel):
-    def validate(self) -> None:
-        self.check_index_dtype(1)
-        self.check_same_dtype(0)
+    index_inputs = (1,)
 
     def run(self) -> None:
         x = self.buf(0)
@@ -85,9 +82,10 @@ class ReverseLayer(MoveKernel):
 class ReverseSequenceLayer(MoveKernel):
     """Along seq_dim, the first seq_lengths[b] elements of batch b are reversed."""
 
+    index_inputs = (1,)
+
     def validate(self) -> None:
-        self.check_index_dtype(1)
-        self.check_same_dtype(0)
+        super().validate()
         self.seq_dim = int(self.op.params.get("seq_dim", 0))
         self.batch_dim = int(self.op.params.get("batch_dim", 0))
 
@@ -111,9 +109,7 @@ class ReverseSequenceLayer(MoveKernel):
 
 
 class BlockKernel(MoveKernel):
-    def validate(self) -> None:
-        self.check_index_dtype(1, 2)
-        self.check_same_dtype(0)
+    index_inputs = (1, 2)
 
     def params(self) -> tuple[list[int], np.ndarray]:
         x = self.buf(0)

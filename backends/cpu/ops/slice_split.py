@@ -18,6 +18,12 @@ class MoveKernel(CpuKernel):
     dtypes = ANY
     quantized = True
     data = 0
+    index_inputs: tuple[int, ...] = ()     # parameter inputs that must be int32/int64
+
+    def validate(self) -> None:
+        """The default check: index parameters are int32/int64, outputs have the data's dtype."""
+        self.check_index_dtype(*self.index_inputs)
+        self.check_same_dtype(self.data)
 
     @classmethod
     def supports(cls, op, graph):
