@@ -1,13 +1,18 @@
 """Permute: copies one operand from one backend's tensor to another's.
 
 Host to host it is a NumPy copy. Device backends give their tensors `to_host(out)` and
-`from_host(array)`; Permute calls them when a side is not a host array.
+`from_host(array)`; Permute calls them when a side is not a host array. Between a float32 and a
+quantized tensor (a quantized model's inputs and outputs the user asked to see as float), the
+host copy quantizes or dequantizes as TFLite's QUANTIZE/DEQUANTIZE do.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from ..core.backend import HostTensor, Kernel
+from ..core.backend.quantization import dequantize, quantize
+
+F32 = np.dtype(np.float32)
 
 
 class PermuteLayer(Kernel):
@@ -17,9 +22,12 @@ class PermuteLayer(Kernel):
         src, dst = self.inputs[0], self.outputs[0]
         if src is None:
             raise self.fail("Permute has no source tensor")
-        if src.dtype != dst.dtype:
-            raise self.fail(f"Permute between dtypes {src.dtype} and {dst.dtype} is not supported")
         host_src, host_dst = isinstance(src, HostTensor), isinstance(dst, HostTensor)
+        self.convert = None
+        if src.dtype != dst.dtype:
+            self.convert = self._converter(src, dst)
+            if not (host_src and host_dst):
+                raise self.fail(f"Permute converting {src.dtype} to {dst.dtype} needs host tensors")
         if host_src and host_dst:
             self.run = self._host_to_host
         elif host_src:
@@ -36,7 +44,22 @@ class PermuteLayer(Kernel):
         if out is None or out.shape != src.shape:   # an unbound or dynamic output
             dst.resize(src.shape)
             out = dst.buffer
-        np.copyto(out, src)
+        if self.convert is None:
+            np.copyto(out, src)
+        else:
+            np.copyto(out, self.convert(src))
+
+    def _converter(self, src, dst):
+        """quantize (float32 -> quantized) or dequantize (quantized -> float32)."""
+        if src.dtype == F32 and dst.quant is not None:
+            q = dst.quant
+            axis = q.axis if q.per_channel else None
+            return lambda a: quantize(a, q.scale, q.zero_point, dst.dtype, axis)
+        if dst.dtype == F32 and src.quant is not None:
+            q = src.quant
+            axis = q.axis if q.per_channel else None
+            return lambda a: dequantize(a, q.scale, q.zero_point, axis)
+        raise self.fail(f"Permute between dtypes {src.dtype} and {dst.dtype} is not supported")
 
     def _host_to_device(self) -> None:
         self.outputs[0].from_host(self.inputs[0].buffer)

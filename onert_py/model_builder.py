@@ -346,20 +346,22 @@ def _np_dtype(dtype: DType) -> np.dtype:
 
 def single_op_model(
     op: str,
-    inputs: Sequence[tuple[str, Shape, str] | np.ndarray | None],
-    outputs: Sequence[tuple[str, Shape, str]],
+    inputs: Sequence[tuple | np.ndarray | None],
+    outputs: Sequence[tuple],
     fmt: str = "tflite",
     **options: Any,
 ) -> bytes:
-    """A one-operator model: tuple inputs are graph inputs ``(name, shape, dtype)``, arrays are
-    constants, ``None`` is an absent optional input; ``options`` go to :meth:`ModelBuilder.add_op`."""
+    """A one-operator model: tuple inputs are graph inputs ``(name, shape, dtype[, quant])``,
+    arrays are constants, ``None`` is an absent optional input; outputs are ``(name, shape,
+    dtype[, quant])``; ``options`` go to :meth:`ModelBuilder.add_op`."""
     b = ModelBuilder(fmt)
     ins = []
     for i, spec in enumerate(inputs):
         if spec is None:
             ins.append(-1)
         elif isinstance(spec, tuple):
-            ins.append(b.add_input(*spec))
+            name, shape, dtype, *quant = spec
+            ins.append(b.add_input(name, shape, dtype, quant=quant[0] if quant else None))
         else:
             ins.append(b.add_const(f"const{i}", spec))
     outs = [b.add_tensor(*spec) for spec in outputs]

@@ -25,7 +25,11 @@ class Session:
     """
 
     def __init__(self, model: str | os.PathLike | bytes, backends: str | Sequence[str] | None = None,
-                 config: str | os.PathLike | Mapping[str, Any] | None = None) -> None:
+                 config: str | os.PathLike | Mapping[str, Any] | None = None, *,
+                 float_io: bool = False) -> None:
+        """`float_io=True`: the quantized inputs and outputs of a quantized model take and give
+        float32 arrays (quantized and dequantized by builtin Permutes with the model's scale and
+        zero point); see also set_input_type / set_output_type."""
         t0 = time.perf_counter()
         self._model = load_model(model)
         t1 = time.perf_counter()
@@ -36,6 +40,9 @@ class Session:
         self._compiler: Compiler | None = Compiler(self._model, self.config)
         self._graph = self._model.primary
         self._input_shapes = {i: tuple(self._graph.operands[i].shape) for i in self._graph.inputs}
+        if float_io:
+            self._compiler.io_float = frozenset(
+                i for i in (*self._graph.inputs, *self._graph.outputs) if _quantized(self._graph, i))
         try:
             self._compiled: CompiledSubgraph = self._compiler.compile_subgraph(
                 0, self._input_shapes)
@@ -57,20 +64,64 @@ class Session:
                                        os.path.basename(self._model.path or "model"))
 
     # ---- model description -------------------------------------------------------------
-    def _info(self, index: int, shape: tuple[int, ...]) -> TensorInfo:
+    def _info(self, index: int, lowered: int) -> TensorInfo:
+        """The model's tensor `index` as the user sees it: shape and dtype from the compiled
+        graph (float32 where the session converts), quantization from the model."""
         o = self._graph.operands[index]
-        return TensorInfo(o.name, tuple(shape), o.dtype, o.quant.as_dict() if o.quant else None)
+        lo = self._compiled.lowered.graph.operands[lowered]
+        return TensorInfo(o.name, tuple(lo.shape), lo.dtype,
+                          o.quant.as_dict() if o.quant else None)
 
     @property
     def inputs(self) -> list[TensorInfo]:
-        g = self._compiled.lowered.graph
-        return [self._info(i, g.operands[i].shape) for i in self._graph.inputs]
+        """Name, shape, dtype and quantization (scale, zero point; per channel with
+        quantized_dimension) of each input."""
+        return [self._info(i, i) for i in self._graph.inputs]
 
     @property
     def outputs(self) -> list[TensorInfo]:
         lg = self._compiled.lowered.graph
-        return [self._info(o, lg.operands[lo].shape)
-                for o, lo in zip(self._graph.outputs, lg.outputs)]
+        return [self._info(o, lo) for o, lo in zip(self._graph.outputs, lg.outputs)]
+
+    def set_input_type(self, key: int | str, dtype: Any) -> None:
+        """Pass input `key` as float32 (quantized by the session with the model's parameters) or
+        as the model's own dtype again. onert's nnfw_set_input_type."""
+        self._set_io_type(self._graph.inputs[self._input_position(key)], dtype, "input")
+
+    def set_output_type(self, key: int, dtype: Any) -> None:
+        """Receive output `key` as float32 (dequantized) or as the model's own dtype."""
+        if not 0 <= key < len(self._graph.outputs):
+            raise InputError(f"output index {key} out of range; the model has "
+                             f"{len(self._graph.outputs)} outputs")
+        self._set_io_type(self._graph.outputs[key], dtype, "output")
+
+    def _set_io_type(self, index: int, dtype: Any, what: str) -> None:
+        o = self._graph.operands[index]
+        try:
+            dtype = np.dtype(dtype)
+        except TypeError as e:
+            raise InputError(f"{what} {o.name!r}: {dtype!r} is not a dtype") from e
+        if dtype == o.dtype:
+            want = self._compiler.io_float - {index}
+        elif dtype == np.float32 and _quantized(self._graph, index):
+            want = self._compiler.io_float | {index}
+        else:
+            raise InputError(f"{what} {o.name!r} is {o.dtype}"
+                             + (" (quantized)" if o.quant else "")
+                             + f"; it can be given as {o.dtype}"
+                             + (" or float32" if _quantized(self._graph, index) else "")
+                             + f", not {dtype}")
+        if want == self._compiler.io_float:
+            return
+        before = self._compiler.io_float
+        self._compiler.io_float = frozenset(want)
+        try:
+            compiled = self._compiler.compile_subgraph(0, self._input_shapes)
+        except BaseException:
+            self._compiler.io_float = before
+            raise
+        self._compiled.release()
+        self._compiled = compiled
 
     @property
     def backends(self) -> list[str]:
@@ -136,8 +187,9 @@ class Session:
         if len(arrays) != len(names):
             raise InputError(f"the model has {len(names)} input(s) {names}, got {len(arrays)}")
         out, resize = [], {}
+        lg = self._compiled.lowered.graph
         for pos, (index, a) in enumerate(zip(g.inputs, arrays)):
-            o = g.operands[index]
+            o = lg.operands[index]
             if not isinstance(a, np.ndarray):
                 a = np.asarray(a)
                 if a.dtype != o.dtype and a.dtype.kind == o.dtype.kind:
@@ -235,6 +287,11 @@ class Session:
 
 
 _blas_threads: dict[str, int] = {}
+
+
+def _quantized(graph, index: int) -> bool:
+    o = graph.operands[index]
+    return o.quant is not None and o.dtype in (np.int8, np.uint8, np.int16)
 
 
 def _fits_signature(shape: tuple[int, ...], signature: tuple[int, ...] | None) -> bool:

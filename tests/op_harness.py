@@ -20,6 +20,8 @@ except ImportError:  # tests collected as a package
 
 # Every backend the op suite runs on; a backend that cannot load here is skipped.
 BACKENDS: list[str] = ["cpu"]
+# Backends that load on every machine (pure NumPy): never skipped
+ALWAYS_AVAILABLE = frozenset({"cpu"})
 
 # Tolerances by kind of computation (integer and bool outputs are always compared exactly).
 EXACT = {"rtol": 0.0, "atol": 0.0}
@@ -47,6 +49,8 @@ def backend_or_skip(name: str) -> str:
     """`name` if that backend loads here; otherwise skip the calling test with the reason."""
     problem = _backend_problem(name)
     if problem is not None:
+        if name in ALWAYS_AVAILABLE:       # a broken cpu backend must fail the suite, not skip it
+            pytest.fail(f"backend {name} failed to load: {problem}")
         pytest.skip(f"backend {name} is not available: {problem}")
     return name
 

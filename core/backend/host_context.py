@@ -14,6 +14,7 @@ from .kernel import Kernel, KernelRegistry
 from .memory_planner import Request, dag_conflicts, get_planner
 from .op_dag import OpDag
 from .registry import TensorRegistry
+from .state import fill_initial
 from .tensor import HostTensor
 
 DEFAULT_MAX_TENSOR_BYTES = 1 << 34
@@ -90,8 +91,7 @@ class HostBackendContext(BackendContext):
                                    f"(config max_tensor_bytes)")
             elif operand.is_variable:
                 t.allocate()
-                if operand.is_constant:
-                    t.buffer[...] = operand.data
+                fill_initial(t.buffer, operand)
             elif not operand.is_constant and idx not in self.unplanned:
                 if idx in persistent:
                     t.allocate()

@@ -69,7 +69,8 @@ class KernelRegistry:
         self.backend_id = backend_id
         self._kernels: dict[str, type[Kernel]] = {}
         # optional `select(op, graph) -> class | None`: another kernel class for a form of the
-        # op that the registered one does not compute (e.g. hybrid int8-weight FullyConnected)
+        # op that the registered one does not compute (e.g. hybrid int8-weight FullyConnected,
+        # quantized kernels); consulted also for ops with no registered kernel
         self.select: Callable | None = None
 
     def register(self, *keys: str) -> Callable[[type[Kernel]], type[Kernel]]:
@@ -87,7 +88,7 @@ class KernelRegistry:
             cls = self._kernels.get(f"{op.type}.{op.subtype}")
         if cls is None:
             cls = self._kernels.get(op.type)
-        if cls is not None and graph is not None and self.select is not None:
+        if graph is not None and self.select is not None:
             cls = self.select(op, graph) or cls
         return cls
 

@@ -7,10 +7,21 @@ from typing import Iterable
 import numpy as np
 
 
+def fill_initial(buf: np.ndarray, operand) -> None:
+    """A variable tensor's initial value: the model's constant data; otherwise zeros, or the
+    zero point of an int8 tensor with quantization (TFLite's ResetVariableTensor)."""
+    if operand.is_constant:
+        buf[...] = np.asarray(operand.data).reshape(buf.shape)
+    elif operand.quant is not None and operand.dtype == np.int8:
+        buf[...] = int(operand.quant.zero_point[0])
+    else:
+        buf[...] = 0
+
+
 def reset_variables(compiled_subgraphs: Iterable) -> int:
     """Set every variable tensor of every compiled subgraph (objects with `contexts`, whose
     values have `tensor_registry` and `data.graph`) back to its initial value: the constant
-    data the model gives it, or zeros. Returns how many tensors were reset."""
+    data the model gives it, or zeros (see fill_initial). Returns how many were reset."""
     count = 0
     for compiled in compiled_subgraphs:
         for ctx in compiled.contexts.values():
@@ -25,9 +36,6 @@ def reset_variables(compiled_subgraphs: Iterable) -> int:
                 buf = t.buffer
                 if not isinstance(buf, np.ndarray):
                     continue
-                if operand.is_constant:
-                    buf[...] = np.asarray(operand.data).reshape(buf.shape)
-                else:
-                    buf[...] = 0
+                fill_initial(buf, operand)
                 count += 1
     return count

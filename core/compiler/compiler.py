@@ -55,6 +55,7 @@ class Compiler:
         self.tracer = Tracer(config.tracing) if config.tracing else None
         self.state: dict = {}           # run-time state shared by all subgraphs (variables, ...)
         self.children: dict[tuple, CompiledSubgraph] = {}    # (subgraph, input shapes) -> compiled
+        self.io_float: frozenset[int] = frozenset()   # primary I/O operands the user sees as float
         self._compiling: list[tuple] = []
         self._load_backends()
         try:
@@ -129,7 +130,7 @@ class Compiler:
                          ) -> CompiledSubgraph:
         graph = self.model.subgraphs[sg]
         op_backend = {oi: self.assignment[(sg, oi)].backend for oi in graph.operations}
-        lowered = lower(graph, op_backend, sg)
+        lowered = lower(graph, op_backend, sg, self.io_float if sg == 0 else frozenset())
         infer_shapes(lowered.graph, lowered.exec_order, input_shapes or {}, sg,
                      self._control_flow_shapes)
         used = [BUILTIN] + [b for b in self.order if b in set(op_backend.values())]

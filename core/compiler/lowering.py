@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from ...errors import CompileError
 from ..ir import Graph, Operation, Params
 
@@ -41,15 +43,22 @@ def copy_graph(graph: Graph) -> Graph:
     g = Graph(graph.name, inputs=list(graph.inputs), outputs=list(graph.outputs))
     g.operands = {i: o.clone(i) for i, o in graph.operands.items()}
     g.operations = {i: Operation(op.index, op.type, op.builtin, list(op.inputs), list(op.outputs),
-                                 op.params, op.subtype, op.custom_code, op.version)
+                                 op.params, op.subtype, op.custom_code, op.version,
+                                 list(op.intermediates))
                     for i, op in graph.operations.items()}
     return g
 
 
-def lower(graph: Graph, op_backend: dict[int, str], sg_index: int = 0) -> LoweredGraph:
+def lower(graph: Graph, op_backend: dict[int, str], sg_index: int = 0,
+          io_float: frozenset[int] = frozenset()) -> LoweredGraph:
+    """`io_float`: quantized graph inputs/outputs the user passes and receives as float32; a
+    builtin Permute quantizes such an input and dequantizes such an output (onert's float I/O
+    type of a quantized model)."""
     g = copy_graph(graph)
     op_backend = dict(op_backend)
     home: dict[int, str] = {i: BUILTIN for i in g.inputs}
+    converts: list[int] = [_float_input(g, i, op_backend, home)
+                           for i in g.inputs if i in io_float]
     for op in g.operations.values():
         for o in op.outputs:
             if o >= 0:
@@ -76,7 +85,9 @@ def lower(graph: Graph, op_backend: dict[int, str], sg_index: int = 0) -> Lowere
     produced = g.producers()
     written |= {i for i in home if i not in produced and i not in g.inputs}
     made: dict[tuple[int, str], int] = {}
-    order: list[int] = []
+    order: list[int] = list(converts)
+    written.update(g.operations[pi].outputs[0] for pi in converts)
+    lowered.permutes.extend(converts)
     for oi in sorted(graph.operations):
         op = g.operations[oi]
         b = op_backend[oi]
@@ -99,6 +110,30 @@ def lower(graph: Graph, op_backend: dict[int, str], sg_index: int = 0) -> Lowere
     for k, o in enumerate(g.outputs):
         pi = add_permute(o, BUILTIN)
         g.outputs[k] = g.operations[pi].outputs[0]
+        if graph.outputs[k] in io_float:
+            _as_float(g.operands[g.outputs[k]])
         order.append(pi)
     lowered.exec_order = order
     return lowered
+
+
+def _as_float(operand) -> None:
+    operand.dtype, operand.type_name, operand.quant = np.dtype(np.float32), "FLOAT32", None
+
+
+def _float_input(g: Graph, i: int, op_backend: dict[int, str], home: dict[int, str]) -> int:
+    """Make graph input `i` float32; its readers read a quantized copy written by a builtin
+    Permute (returned), homed on builtin like the input."""
+    q = g.new_operand_index()
+    g.operands[q] = g.operands[i].clone(q)
+    g.operands[q].data = None
+    _as_float(g.operands[i])
+    for op in g.operations.values():
+        op.inputs = [q if x == i else x for x in op.inputs]
+    g.outputs = [q if x == i else x for x in g.outputs]
+    pi = g.new_operation_index()
+    g.operations[pi] = Operation(pi, "Permute", "PERMUTE", [i], [q],
+                                 Params({"from": BUILTIN, "to": BUILTIN}))
+    op_backend[pi] = BUILTIN
+    home[q] = BUILTIN
+    return pi

@@ -52,6 +52,8 @@ class Operation:
     subtype: str | None = None  # for grouped types: "ADD", "RELU6", "MEAN", ...
     custom_code: str | None = None
     version: int = 1
+    # operand indices of the op's intermediate tensors (a quantized LSTM's gate scales)
+    intermediates: list[int] = field(default_factory=list)
 
     @property
     def name(self) -> str:

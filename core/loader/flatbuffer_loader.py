@@ -248,9 +248,12 @@ class _Reader:
         ir_type, sub_field = ir_type_of(builtin)
         if sub_field:
             params[sub_field] = builtin
+        inter = self._indices(vector(op.IntermediatesAsNumpy), n_t,
+                              f"{where} operator {oi} intermediates", allow_absent=False) \
+            if op.IntermediatesLength() else []
         return Operation(oi, ir_type, builtin, inputs, outputs, Params(params),
                          subtype=builtin if sub_field else None, custom_code=custom,
-                         version=version)
+                         version=version, intermediates=inter)
 
 
 def load_flatbuffer(buf: Any, what: str) -> Model:

@@ -108,15 +108,3 @@ def test_transpose_conv_bad_output_shape_is_compile_error(rng):
     model = tconv_model((1, 4, 4, 2), rand(rng, (3, 3, 3, 2)), None, (1, 8, 8, 5), 2, 2, "SAME")
     with pytest.raises(onert_py.CompileError, match="output_shape channels 5"):
         onert_py.Session(model, backends="cpu")
-
-
-def test_transpose_conv_refuses_quantized():
-    b = ModelBuilder()
-    x = b.add_input("x", (1, 2, 2, 1), "int8", quant={"scale": 0.5, "zero_point": 0})
-    w = b.add_const("w", np.ones((1, 2, 2, 1), np.int8), quant={"scale": 0.5, "zero_point": 0})
-    y = b.add_tensor("y", (1, 4, 4, 1), "int8", quant={"scale": 0.5, "zero_point": 0})
-    b.add_op("TRANSPOSE_CONV", [b.add_const("s", np.array([1, 4, 4, 1], I32)), w, x], [y],
-             padding="SAME", stride_h=2, stride_w=2)
-    b.add_output(y)
-    with pytest.raises(onert_py.UnsupportedOperationError, match="float32"):
-        onert_py.Session(b.build(), backends="cpu")

@@ -13,7 +13,15 @@ from . import hybrid  # noqa: F401,E402
 from . import custom  # noqa: F401,E402
 from .common import kernels
 from .hybrid import hybrid_kernel_for
+from .quant import quant_kernel_for
 
-kernels.select = hybrid_kernel_for      # int8-weight (dynamic-range) forms of FC/Conv/BMM/...
+
+def _select(op, graph):
+    """Quantized kernels for quantized ops, hybrid ones for int8-weight (dynamic-range) forms
+    of FC/Conv/BMM/..., else None (the registered float kernel)."""
+    return quant_kernel_for(op, graph) or hybrid_kernel_for(op, graph)
+
+
+kernels.select = _select
 
 __all__ = ["kernels"]

@@ -72,6 +72,16 @@ def activation(name: str | None) -> Callable[[np.ndarray], None] | None:
     raise ValueError(f"unknown fused activation {name!r}")
 
 
+CLAMPS = ("NONE", "RELU", "RELU6", "RELU_N1_TO_1")
+
+
+def clamp_activation(name: str | None):
+    """The fused activation of TFLite's float pooling and convolution kernels: a clamp to the
+    range of RELU, RELU6 or RELU_N1_TO_1; any other activation (TANH, SIGN_BIT) has no range
+    and is ignored, as the interpreter ignores it."""
+    return activation(name) if name in CLAMPS else None
+
+
 def same_padding(size: int, k: int, stride: int, dilation: int, out: int) -> tuple[int, int]:
     """(before, after) padding of TFLite's SAME scheme."""
     eff = (k - 1) * dilation + 1

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
-from .common import CpuKernel, activation, conv_padding, register
+from .common import CpuKernel, clamp_activation, conv_padding, register
 
 CHUNK_BYTES = 512 * 1024
 
@@ -48,7 +48,7 @@ class Conv2DLayer(CpuKernel):
                             f"{w.shape[3]}")
         if x.shape[3] != w.shape[3]:
             raise self.fail("grouped convolution is not supported by cpu Conv2D")
-        self.act = activation(self.op.params.fused_activation_function)
+        self.act = clamp_activation(self.op.params.fused_activation_function)
 
     def prepare(self) -> None:
         p = self.op.params

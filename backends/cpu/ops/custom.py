@@ -145,6 +145,6 @@ class FunctionKernel(Kernel):
         return f"FunctionKernel({getattr(self.fn, '__name__', self.fn)!r})"
 
 
-from . import mediapipe  # noqa: E402  (the bundled kernels register themselves on import)
+from . import detection_postprocess, mediapipe  # noqa: E402  (bundled kernels register on import)
 
-BUNDLED = (mediapipe,)
+BUNDLED = (mediapipe, detection_postprocess)

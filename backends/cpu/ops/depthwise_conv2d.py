@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .common import CpuKernel, activation, conv_padding, register
+from .common import CpuKernel, clamp_activation, conv_padding, register
 
 BAND_BYTES = 256 * 1024
 
@@ -27,7 +27,7 @@ class DepthwiseConv2DLayer(CpuKernel):
         cin, cout = x.shape[3], w.shape[3]
         if cin == 0 or cout % cin:
             raise self.fail(f"filter channels {cout} are not a multiple of input channels {cin}")
-        self.act = activation(self.op.params.fused_activation_function)
+        self.act = clamp_activation(self.op.params.fused_activation_function)
 
     def prepare(self) -> None:
         p = self.op.params

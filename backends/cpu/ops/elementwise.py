@@ -6,7 +6,7 @@ from typing import Callable
 
 import numpy as np
 
-from .common import ANY, CpuKernel, activation, dtypes, register
+from .common import ANY, CpuKernel, clamp_activation, dtypes, register
 
 BOOL = dtypes("bool")
 U8 = dtypes("uint8")
@@ -43,7 +43,8 @@ class BinaryLayer(CpuKernel):
                             f"{self.outputs[0].shape}") from None
         key = self.op.subtype or self.op.type
         self.fn = self.fns[key]
-        self.act = activation(self.op.params.get("fused_activation_function"))
+        # a clamp (RELU, RELU6, RELU_N1_TO_1); TFLite ignores TANH and SIGN_BIT here
+        self.act = clamp_activation(self.op.params.get("fused_activation_function"))
 
     def run(self) -> None:
         out = self.outputs[0].buffer

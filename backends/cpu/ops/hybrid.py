@@ -155,6 +155,9 @@ def hybrid_kernel_for(op: Operation, graph: Graph) -> type[CpuKernel] | None:
     """The hybrid kernel class for `op`, or None when `op` is not a hybrid op."""
     entry = HYBRID_KERNELS.get(op.type)
     if entry is None:
+        from .hybrid_rnn import HYBRID_RNN_KERNELS   # LSTM / RNN families (imports this module)
+        entry = HYBRID_RNN_KERNELS.get(op.type)
+    if entry is None:
         return None
     cls, widx = entry
     if op.type == "EmbeddingLookup":

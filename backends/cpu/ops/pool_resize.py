@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .common import ANY, CpuKernel, activation, conv_padding, register
-
+from .common import ANY, CpuKernel, clamp_activation, conv_padding, register
 
 @register("Pool2D")
 class Pool2DLayer(CpuKernel):
@@ -15,7 +14,7 @@ class Pool2DLayer(CpuKernel):
     def validate(self) -> None:
         if len(self.inputs[0].shape) != 4:
             raise self.fail(f"pooling needs NHWC input, got {self.inputs[0].shape}")
-        self.act = activation(self.op.params.get("fused_activation_function"))
+        self.act = clamp_activation(self.op.params.get("fused_activation_function"))
 
     def prepare(self) -> None:
         p = self.op.params

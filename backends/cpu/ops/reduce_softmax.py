@@ -12,10 +12,14 @@ REDUCERS = {"MEAN": np.mean, "SUM": np.sum, "REDUCE_MAX": np.max, "REDUCE_MIN": 
 
 @register("Reduce")
 class ReduceLayer(CpuKernel):
+    # SUM / MEAN / PROD of unquantized 8/16-bit ints take the interpreter's quantized path
+    # (rescaled by the tensors' scales), so only plain max/min are taken in those dtypes.
     dtypes = dts("float32", "int32", "int64", "bool")
     subtype_dtypes = {**dict.fromkeys(("REDUCE_ANY", "REDUCE_ALL"), dts("bool")),
-                      **dict.fromkeys(("MEAN", "SUM", "REDUCE_MAX", "REDUCE_MIN", "REDUCE_PROD"),
-                                      dts("float32", "int32", "int64"))}
+                      **dict.fromkeys(("MEAN", "SUM", "REDUCE_PROD"),
+                                      dts("float32", "int32", "int64")),
+                      **dict.fromkeys(("REDUCE_MAX", "REDUCE_MIN"),
+                                      dts("float32", "int32", "int64", "int8", "uint8", "int16"))}
 
     def validate(self) -> None:
         self.fn = REDUCERS[self.op.subtype]

@@ -1,0 +1,246 @@
+"""Quantized CONV_2D (int8 per-channel / per-tensor weights, uint8 with weight zero points, int16x8)
+with the TFLite interpreter's integer results.
+
+TFLite's builtin CONV_2D runs, per input type (conv.cc Eval):
+  uint8 -> optimized_ops::Conv (im2col + cpu_backend_gemm, per-tensor multiplier),
+  int8  -> optimized_integer_ops::ConvPerChannel (im2col + cpu_backend_gemm, per-channel),
+  int16 -> reference_integer_ops::ConvPerChannel (int64 accumulator and bias).
+The accumulator is exact integer arithmetic in all of them:
+    acc = sum (x - x_zp) * (w - w_zp) + bias.
+Here the GEMM runs in float32 (or float64) BLAS on x - x_zp (padding = 0 = the zero point) and
+w - w_zp; it is exact because a bound on every partial sum (max|x - x_zp| times the largest sum of
+|w - w_zp| of one output channel) is checked against the float's integer range in prepare().
+The rescale, probed against the interpreter (ties, per-channel scales, 1..40 channels):
+  - int8 and uint8 (the GEMM library's output stage): SaturatingRoundingDoublingHighMul, then a
+    rounding right shift that rounds halves UP, on every element (no scalar tail);
+  - int16x8: the int64 MultiplyByQuantizedMultiplier (multiplier rounded to 16 bits, one
+    rounding shift), as qmath.multiply_by_quantized_multiplier_int64.
+Both are folded into one int64 multiply-add-shift per element (see `ConvRequant`). Multipliers
+are QuantizeMultiplier(double(in_scale) * double(w_scale[c]) / double(out_scale)), as
+PopulateConvolutionQuantizationParams computes them.
+Not modelled: int32 accumulator overflow and int32 wrap-around of the left shift when the real
+multiplier exceeds 1 (both need accumulators beyond 2^31, where TFLite's own result is garbage).
+"""
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import numpy as np
+
+from ..conv2d import Conv2DLayer
+from . import qmath
+from .base import I8, I16, U8, QuantKernel, qregister
+
+I64 = np.int64
+F32_EXACT = 1 << 24         # float32 holds every integer below this exactly
+
+
+class ConvRequant:
+    """acc -> clamp((acc * M + K) >> S) per output channel (last axis), where `g` (the GEMM result
+    without bias, exact integers in a float array) plus the bias is the accumulator.
+
+    mode "q31": SaturatingRoundingDoublingHighMul(acc << left, m) = (acc*m*2^left + 2^30) >> 31
+    (its nudge rounds halves up for both signs), followed by a right shift that rounds halves up
+    (the vector unit's vrshl): nested floors fold into (acc*M + 2^30 + 2^(30+r)) >> (31+r).
+    Channels from `split` on round the last shift halves away from zero instead (the reference
+    RoundingDivideByPOT: scalar tails), which subtracts 2^31 where the high product is negative.
+    mode "i64": the int64 MultiplyByQuantizedMultiplier: (acc*R + 2^(t-1)) >> t.
+    The output zero point is folded into K (a multiple of 2^S) when that cannot overflow."""
+
+    def __init__(self, mult, shift, bias, zp: int, lo: int, hi: int, mode: str,
+                 split: int | None = None) -> None:
+        mult, shift, bias = (np.asarray(a, I64) for a in (mult, shift, bias))
+        n = bias.size
+        mult, shift = np.broadcast_to(mult, (n,)), np.broadcast_to(shift, (n,))
+        if mode == "i64":
+            m = np.where(mult < 0x7FFF0000, (mult + (1 << 15)) >> 16, 0x7FFF)
+            s = 15 - shift
+            if np.any(s < 1):
+                raise ValueError("int16 convolution multiplier too large (>= 2^14)")
+            k = bias * m + (np.int64(1) << (s - 1))
+            right = np.zeros(n, I64)
+        else:
+            left, right = np.maximum(shift, 0), np.maximum(-shift, 0)
+            m = mult << left
+            s = 31 + right
+            k = bias * m + (1 << 30) + np.where(right > 0, np.int64(1) << (29 + right + 1), 0)
+        self.split = n if split is None or mode == "i64" else int(split)
+        # reference rounding on channels [split, n): where P = acc*M < -2^30, i.e. where
+        # tmp = P + K  <  K - bias*M - 2^30  (= the rounding terms), subtract 2^31 (if r > 0)
+        self.thresh = (k - bias * m - (1 << 30))[self.split:]
+        self.dfix = np.where(right > 0, np.int64(1) << 31, 0)[self.split:]
+        self.fold = bool(s.max(initial=0) + int(abs(zp)).bit_length() < 62)
+        if self.fold:
+            k = k + (np.int64(zp) << s)
+            self.thresh = self.thresh + (np.int64(zp) << s[self.split:])
+        self.zp, self.lo, self.hi = int(zp), int(lo), int(hi)
+        uniform = n > 0 and np.all(m == m[0]) and np.all(s == s[0])
+        self.m = int(m[0]) if uniform else m
+        self.s = int(s[0]) if uniform else s
+        self.k = k
+
+    def __call__(self, g: np.ndarray, out: np.ndarray, tmp: np.ndarray,
+                 neg: np.ndarray | None) -> None:
+        np.copyto(tmp, g, casting="unsafe")          # exact: g holds integers
+        np.multiply(tmp, self.m, out=tmp)
+        np.add(tmp, self.k, out=tmp)
+        if self.split < tmp.shape[-1]:     # branch-free: (t - thresh) >> 63 is -1 where t < thresh
+            t = tmp[..., self.split:]
+            np.subtract(t, self.thresh, out=neg)
+            np.right_shift(neg, 63, out=neg)
+            np.bitwise_and(neg, self.dfix, out=neg)
+            np.subtract(t, neg, out=t)
+        np.right_shift(tmp, self.s, out=tmp)
+        if not self.fold:
+            np.add(tmp, self.zp, out=tmp)
+        np.clip(tmp, self.lo, self.hi, out=tmp)
+        np.copyto(out, tmp, casting="unsafe")
+
+
+def _tensor(buffer: np.ndarray) -> SimpleNamespace:
+    """A stand-in tensor for driving a float kernel's prepare/run on our float buffers."""
+    return SimpleNamespace(buffer=buffer)
+
+
+class QConvBase(QuantKernel):
+    """Checks and weight-dependent constants shared by quantized CONV_2D and DEPTHWISE_CONV_2D.
+    Subclasses set `filter_axis` (the output-channel axis of the filter)."""
+
+    filter_axis = 0
+
+    def validate(self) -> None:
+        op = self.op.type
+        x, w, y = self.inputs[0], self.inputs[1], self.outputs[0]
+        b = self.inputs[2] if len(self.inputs) > 2 else None
+        if len(x.shape) != 4 or len(w.shape) != 4:
+            raise self.fail(f"{op} needs 4-D input and filter, got {x.shape} and {w.shape}")
+        if b is None:
+            raise self.fail(f"quantized {op} needs a bias (TFLite refuses a quantized "
+                            f"convolution without one; use a zero int32/int64 bias)")
+        if y.dtype != x.dtype:
+            raise self.fail(f"quantized {op}: output type {y.dtype} differs from input {x.dtype}")
+        if w.quant is None:
+            raise self.fail(f"quantized {op}: filter {w.name!r} has no quantization parameters")
+        if not (w.is_constant and b.is_constant):
+            raise self.fail(f"quantized {op} needs a constant filter and bias")
+        want_w = U8 if x.dtype == U8 else I8
+        if w.dtype != want_w:
+            raise self.fail(f"quantized {op} with {x.dtype} input needs a {want_w} filter, "
+                            f"not {w.dtype}")
+        want_b = np.dtype(np.int64) if x.dtype == I16 else np.dtype(np.int32)
+        if b.dtype != want_b:
+            raise self.fail(f"quantized {op} with {x.dtype} input needs an {want_b} bias, not "
+                            f"{b.dtype} (the interpreter reads int16x8 biases as int64)")
+        cout = w.shape[self.filter_axis]
+        if int(np.prod(b.shape)) != cout:
+            raise self.fail(f"quantized {op}: bias has {int(np.prod(b.shape))} values for "
+                            f"{cout} output channels")
+        for t in (x, y):
+            if t.quant.per_channel:
+                raise self.fail(f"quantized {op}: {t.name!r} must be quantized per tensor")
+        ws = np.asarray(w.quant.scale, np.float32)
+        if ws.size not in (1, cout):
+            raise self.fail(f"quantized {op}: filter has {ws.size} scales for {cout} channels")
+        if ws.size > 1 and w.quant.axis != self.filter_axis:
+            raise self.fail(f"quantized {op}: filter quantized along axis {w.quant.axis}, "
+                            f"expected {self.filter_axis}")
+        in_s, out_s = self.scale(x), self.scale(y)
+        if not (np.all(ws > 0) and in_s > 0 and out_s > 0 and np.all(np.isfinite(ws))
+                and np.isfinite(in_s) and np.isfinite(out_s)):
+            raise self.fail(f"quantized {op}: scales must be positive and finite")
+        wzp = np.asarray(w.quant.zero_point, I64)
+        if x.dtype == U8 and ws.size > 1:
+            raise self.fail(f"quantized uint8 {op} needs a per-tensor filter scale")
+        if x.dtype != U8 and np.any(wzp != 0):
+            raise self.fail(f"quantized {x.dtype} {op} needs filter zero points 0, got "
+                            f"{sorted(set(wzp.tolist()))[:4]}")
+        if x.dtype == I16 and (self.zero_point(x) or self.zero_point(y)):
+            raise self.fail(f"quantized int16 {op} needs zero points 0 on input and output")
+        product = np.float64(in_s) * ws.astype(np.float64)
+        if b.quant is None:
+            if x.dtype == U8:
+                raise self.fail(f"quantized uint8 {op}: bias {b.name!r} has no scale (it must "
+                                f"be input scale * filter scale)")
+        elif x.dtype == U8:   # TFLite's GetQuantizedConvolutionMultipler check (uint8 only,
+            bs = np.asarray(b.quant.scale, np.float64)   # like the interpreter: int8/int16 run)
+            if bs.size not in (1, cout) or np.any(
+                    np.abs(product - bs) / np.float64(out_s) > 0.02):
+                raise self.fail(f"quantized {op}: bias scale {bs[:4].tolist()} is not input "
+                                f"scale * filter scale {product[:4].tolist()}")
+        real = np.broadcast_to(product / np.float64(out_s), (cout,))
+        self.mult, self.shift = qmath.quantize_multiplier(real)
+        self.bias = np.asarray(b.buffer, I64).reshape(cout)
+        self.xzp = self.zero_point(x)
+        # filter minus its zero point, and the float type that keeps the GEMM exact
+        wq = np.asarray(w.buffer, I64) - (int(wzp[0]) if x.dtype == U8 else 0)
+        lo, hi = qmath.dtype_range(x.dtype)
+        xabs = max(abs(lo - self.xzp), abs(hi - self.xzp))
+        red = tuple(a for a in range(4) if a != self.filter_axis)
+        bound = xabs * int(np.abs(wq).sum(axis=red).max(initial=0))
+        self.acc_dtype = np.dtype(np.float32 if bound < F32_EXACT else np.float64)
+        self.wf = wq.astype(self.acc_dtype)
+        self.requant = ConvRequant(self.mult, self.shift, self.bias, self.zero_point(y),
+                                   *self.qrange(y, self.op.params.fused_activation_function),
+                                   mode="i64" if x.dtype == I16 else "q31",
+                                   split=self.reference_split(cout))
+
+    def reference_split(self, cout: int) -> int:
+        """The first output channel rescaled with the reference (away-from-zero) rounding."""
+        return cout
+
+    def hook(self, targets: list) -> None:
+        """Route the float kernel's per-chunk `act(out)` calls to the requantization of that
+        chunk into the integer output: targets are (float chunk, int chunk) pairs."""
+        size = max((f.size for f, _ in targets), default=0)
+        tmp = np.empty(size, I64)
+        neg = np.empty(size, I64)
+        plan = {}
+        for f, q in targets:
+            t = tmp[:f.size].reshape(f.shape)
+            tail = t[..., self.requant.split:]
+            plan[id(f)] = (q, t, neg[:tail.size].reshape(tail.shape))
+        requant = self.requant
+
+        def act(f: np.ndarray) -> None:
+            q, t, ng = plan[id(f)]
+            requant(f, q, t, ng)
+        self.float_kernel.act = act
+
+
+@qregister("Conv2D")
+class QConv2DLayer(QConvBase):
+    dtypes = frozenset({I8, U8, I16})
+    filter_axis = 0
+
+    def validate(self) -> None:
+        x, w = self.inputs[0], self.inputs[1]
+        if len(x.shape) == 4 and len(w.shape) == 4 and x.shape[3] != w.shape[3]:
+            raise self.fail(f"quantized Conv2D: input has {x.shape[3]} channels, filter "
+                            f"{w.shape[3]} (grouped convolution is not supported)")
+        super().validate()
+
+    def prepare(self) -> None:
+        x, y = self.buf(0), self.out
+        dt = self.acc_dtype
+        fl = Conv2DLayer.__new__(Conv2DLayer)
+        fl.op, fl.act = self.op, None
+        fl.inputs = [_tensor(np.zeros(x.shape, dt)), _tensor(self.wf), None]
+        fl.outputs = [_tensor(np.empty(y.shape, dt))]
+        fl.prepare()
+        self.float_kernel = fl
+        self.x = x
+        if fl.pointwise or fl.pad.interior is None:
+            self.dest = fl.inputs[0].buffer
+        else:       # write x - zp straight into the zero-bordered copy: no refresh copy
+            self.dest, fl.pad.interior = fl.pad.interior, None
+        y2d = y.reshape(-1, y.shape[3])
+        targets, r = [], 0
+        for _, f in fl.chunks:
+            targets.append((f, y2d[r:r + f.shape[0]]))
+            r += f.shape[0]
+        self.hook(targets)
+        self.zp = dt.type(self.xzp)
+
+    def run(self) -> None:
+        np.subtract(self.x, self.zp, out=self.dest, dtype=self.acc_dtype)
+        Conv2DLayer.run(self.float_kernel)

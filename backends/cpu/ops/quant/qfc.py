@@ -1,0 +1,136 @@
+"""Quantized FULLY_CONNECTED (int8, uint8, int16x8) with the interpreter's integer results.
+
+Matches tensorflow/lite/kernels/fully_connected.cc (kGenericOptimized, the builtin resolver's
+registration) as it runs on x86, verified against the interpreter on ties (multipliers 0.25, 0.5),
+multipliers < 1 and > 1, sizes that are and are not multiples of 4/8/16, batch 1 and larger:
+
+* int8 (per-tensor or per-channel weights, axis 0) and uint8 (per-tensor, weight zero point
+  allowed): cpu_backend_gemm (ruy) with int32 accumulators, acc = sum (x - x_zp)(w - w_zp) + bias,
+  rescaled by the VECTOR rounding (qmath.multiply_by_quantized_multiplier_vector: rounding
+  doubling high multiply, then a right shift rounding halves up) for every element, no scalar
+  tail. Per-tensor multiplier: QuantizeMultiplier(double(float32(s_x * s_w)) / s_y) -- the scale
+  product is taken in float32 (GetQuantizedConvolutionMultipler); per-channel:
+  double(s_x) * double(s_w[c]) / double(s_y).
+* int16 activations with int8 weights, when input, weight and output zero points are all 0 and
+  the bias is int32 or absent: the same ruy path (int32 accumulators) and rounding.
+* int16 otherwise (int64 bias, or a non-zero weight zero point): the reference kernel, which
+  rescales in double: round(double(acc) * (double(s_x) * double(s_w) / double(s_y))), halves away
+  from zero, accumulating in int64.
+Weights zero points are ignored per-channel (TFLite's FullyConnectedPerChannel assumes 0).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from . import qmath
+from .base import I8, I16, U8, QuantKernel, is_quantized, qregister
+from .qgemm import Operand, dtype_bound, exact_matmul
+
+I32, I64 = np.dtype(np.int32), np.dtype(np.int64)
+ACTIVATIONS = ("NONE", "RELU", "RELU_N1_TO_1", "RELU6")
+
+
+def fc_multipliers(s_in: float, w_scales: np.ndarray, s_out: float) -> np.ndarray:
+    """The real multipliers as fully_connected.cc's Prepare computes them (see module doc)."""
+    w = np.asarray(w_scales, np.float32).reshape(-1)
+    if w.size == 1:
+        prod = np.float64(np.float32(s_in) * w[0])
+        return np.array([prod / np.float64(np.float32(s_out))])
+    return np.float64(np.float32(s_in)) * w.astype(np.float64) / np.float64(np.float32(s_out))
+
+
+def reference_double_rescale(acc: np.ndarray, effective: np.ndarray) -> np.ndarray:
+    """static_cast<int32>(round(double(acc) * effective)); out of int32 range -> INT32_MIN,
+    as x86's conversion gives."""
+    r = qmath.round_half_away(acc.astype(np.float64) * effective)
+    ok = np.abs(r) < 2.0 ** 31
+    return np.where(ok, r, qmath.INT32_MIN).astype(np.int64)
+
+
+@qregister("FullyConnected")
+class QFullyConnectedLayer(QuantKernel):
+    dtypes = frozenset({I8, U8, I16})
+
+    @classmethod
+    def supports(cls, op, graph):
+        if len(op.inputs) < 2 or op.inputs[1] < 0:
+            return False, "FULLY_CONNECTED needs weights"
+        x, w = graph.operands[op.inputs[0]], graph.operands[op.inputs[1]]
+        y = graph.operands[op.outputs[0]]
+        if not is_quantized(graph, op.inputs[1]):
+            return False, f"quantized FULLY_CONNECTED needs quantized weights ({w.dtype})"
+        want_w = {I8: I8, U8: U8, I16: I8}[x.dtype]
+        if w.dtype != want_w:
+            return False, f"quantized FULLY_CONNECTED: {x.dtype} input needs {want_w} weights, " \
+                          f"not {w.dtype}"
+        if y.dtype != (I16 if x.dtype == I16 else x.dtype):
+            return False, f"quantized FULLY_CONNECTED: {x.dtype} input with {y.dtype} output is " \
+                          f"not supported"
+        return super().supports(op, graph)
+
+    def validate(self) -> None:
+        x, w, y = self.inputs[0], self.inputs[1], self.outputs[0]
+        bias = self.inputs[2] if len(self.inputs) > 2 else None
+        p = self.op.params
+        if p.get("weights_format", "DEFAULT") != "DEFAULT":
+            raise self.fail("shuffled weights formats are not supported")
+        act = p.get("fused_activation_function", "NONE") or "NONE"
+        if act not in ACTIVATIONS:
+            raise self.fail(f"quantized FULLY_CONNECTED has no fused {act}")
+        if len(w.shape) != 2:
+            raise self.fail(f"weights must be 2-D, got {tuple(w.shape)}")
+        units, depth = int(w.shape[0]), int(w.shape[1])
+        ws = np.asarray(w.quant.scale, np.float32).reshape(-1)
+        wz = np.asarray(w.quant.zero_point, np.int64).reshape(-1)
+        per_channel = ws.size > 1
+        if per_channel:
+            if x.dtype == U8:
+                raise self.fail("per-channel weights need int8 or int16 activations")
+            if ws.size != units or int(getattr(w.quant, "axis", 0) or 0) != 0:
+                raise self.fail(f"per-channel weight scales must run along axis 0 "
+                                f"({units} values), got {ws.size}")
+        if x.dtype == I16 and (self.zero_point(x) != 0 or self.zero_point(y) != 0):
+            raise self.fail("int16 FULLY_CONNECTED needs zero points 0 on input and output")
+        bias_dt = None if bias is None else bias.dtype
+        if bias is not None:
+            allowed = (I32, I64) if x.dtype == I16 else (I32,)
+            if bias.dtype not in allowed:
+                raise self.fail(f"bias must be {' or '.join(map(str, allowed))}, not {bias.dtype}")
+            if tuple(bias.shape) and int(np.prod(bias.shape)) != units:
+                raise self.fail(f"bias has {int(np.prod(bias.shape))} values for {units} units")
+        w_zp = 0 if per_channel else int(wz[0])
+        self.reference = x.dtype == I16 and (w_zp != 0 or bias_dt == I64)
+        if self.reference and bias_dt == I32 and p.get("quantized_bias_type", "FLOAT32") != "INT32":
+            # TFLite would read the int32 bias as int64 here
+            raise self.fail("int16 FULLY_CONNECTED with a weight zero point and an int32 bias "
+                            "needs quantized_bias_type INT32")
+        s_in, s_out = self.scale(x), self.scale(y)
+        self.y_zp, self.x_zp, self.w_zp = self.zero_point(y), self.zero_point(x), w_zp
+        self.lo, self.hi = self.qrange(y, act)
+        if self.reference:
+            w64 = ws.astype(np.float64)
+            self.effective = np.float64(s_in) * w64 / np.float64(s_out)
+        else:
+            self.m, self.s = qmath.quantize_multiplier(fc_multipliers(s_in, ws, s_out))
+        self.depth, self.units = depth, units
+        self.keep = bool(p.get("keep_num_dims", False))
+        self.x_bound = dtype_bound(x.dtype, self.x_zp)
+        self.wop = None
+
+    def prepare(self) -> None:
+        w = self.inputs[1]
+        self.wop = Operand(w.buffer.T, self.w_zp) if w.is_constant else None
+
+    def run(self) -> None:
+        x, y = self.buf(0), self.out
+        wop = self.wop if self.wop is not None else Operand(self.buf(1).T, self.w_zp)
+        acc = exact_matmul(x.reshape(-1, self.depth), wop, self.x_zp, a_bound=self.x_bound)
+        bias = self.buf(2)
+        if bias is not None:
+            acc += bias.reshape(-1)
+        if self.reference:
+            r = reference_double_rescale(acc, self.effective)
+        else:
+            r = qmath.multiply_by_quantized_multiplier_vector(qmath.wrap_int32(acc), self.m,
+                                                              self.s)
+        qmath.clamp_cast(r + self.y_zp, self.lo, self.hi, y.dtype, out=y.reshape(acc.shape))

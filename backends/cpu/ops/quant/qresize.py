@@ -1,0 +1,99 @@
+"""Quantized RESIZE_BILINEAR (uint8, int8, int16) as TFLite's resize_bilinear.cc runs it:
+
+- uint8: optimized_ops::ResizeBilinear -> ResizeBilinearGenericSmallChannel<uint8>: float32
+  source coordinates (ComputeInterpolationValues), four float32 weights (1 - dy) * (1 - dx),
+  (1 - dy) * dx, dy * (1 - dx), dy * dx, the weighted sum accumulated left to right in float32,
+  plus 0.5, truncated to uint8.
+- int8 and int16: reference_ops::ResizeBilinearInteger: 10-bit fixed-point coordinates
+  (scale_10 = (1024 * in + out / 2) / out, or (1024 * (in - 1) + (out - 1) / 2) / (out - 1)
+  with align_corners; half-pixel: v * scale_10 + scale_10 / 2 - 512), weights in 1/1024 steps,
+  a 20-bit product sum rounded half away from zero ((s +- 2^19) / 2^20, C division).
+Values stay in the input's integer domain: the output's scale and zero point must equal the
+input's (TFLite does not requantize here), so a mismatch is refused.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..pool_resize import interpolation
+from .base import U8, QuantKernel, qregister
+
+I64 = np.int64
+F32 = np.float32
+
+
+def _cdiv(a, b):
+    """C integer division (truncation toward zero) of int64 arrays by a positive b."""
+    q = np.abs(a) // b
+    return np.where(a < 0, -q, q)
+
+
+def integer_interpolation(out_size: int, in_size: int, align: bool, half: bool):
+    """ComputeInterpolationValuesInteger: (scaled source 1/1024 units, lower, upper) per output."""
+    if align and out_size > 1:
+        scale = (1024 * (in_size - 1) + (out_size - 1) // 2) // (out_size - 1)
+    else:
+        scale = (1024 * in_size + out_size // 2) // out_size
+    v = np.arange(out_size, dtype=I64)
+    src = v * scale + scale // 2 - 512 if half else v * scale
+    lo = np.maximum(_cdiv(src, 1024), 0)
+    hi = np.minimum(_cdiv(src + 1023, 1024), in_size - 1)
+    return src, lo, hi
+
+
+@qregister("ResizeBilinear")
+class QResizeBilinear(QuantKernel):
+    def validate(self) -> None:
+        p = self.op.params
+        x, y = self.inputs[0], self.outputs[0]
+        if p.get("align_corners", False) and p.get("half_pixel_centers", False):
+            raise self.fail("align_corners and half_pixel_centers cannot both be true")
+        if x.dtype != y.dtype:
+            raise self.fail(f"quantized RESIZE_BILINEAR needs equal input/output types, got "
+                            f"{x.dtype} and {y.dtype}")
+        self.check_same_quant(x, y)
+
+    def prepare(self) -> None:
+        p = self.op.params
+        _, h, w, _ = self.buf(0).shape
+        _, oh, ow, _ = self.out.shape
+        align, half = p.get("align_corners", False), p.get("half_pixel_centers", False)
+        if self.inputs[0].dtype == U8:
+            self.y0, self.y1, dy = interpolation(oh, h, align, half)
+            self.x0, self.x1, dx = interpolation(ow, w, align, half)
+            dy, dx = dy.astype(F32)[:, None], dx.astype(F32)[None, :]
+            one = F32(1)
+            self.weights = [((one - dy) * (one - dx))[None, :, :, None],
+                            ((one - dy) * dx)[None, :, :, None],
+                            (dy * (one - dx))[None, :, :, None],
+                            (dy * dx)[None, :, :, None]]
+            self.integer = False
+            return
+        sy, self.y0, self.y1 = integer_interpolation(oh, h, align, half)
+        sx, self.x0, self.x1 = integer_interpolation(ow, w, align, half)
+        fy = (sy - 1024 * self.y0)[:, None]
+        fx = (sx - 1024 * self.x0)[None, :]
+        self.weights = [((1024 - fy) * (1024 - fx))[None, :, :, None],
+                        ((1024 - fy) * fx)[None, :, :, None],
+                        (fy * (1024 - fx))[None, :, :, None],
+                        (fy * fx)[None, :, :, None]]
+        self.integer = True
+
+    def corners(self, x: np.ndarray, dtype) -> list[np.ndarray]:
+        top, bottom = x[:, self.y0].astype(dtype), x[:, self.y1].astype(dtype)
+        return [top[:, :, self.x0], top[:, :, self.x1], bottom[:, :, self.x0],
+                bottom[:, :, self.x1]]
+
+    def run(self) -> None:
+        x, out = self.inputs[0].buffer, self.outputs[0].buffer
+        if self.integer:
+            c = self.corners(x, I64)
+            s = sum(ci * wi for ci, wi in zip(c, self.weights))
+            res = _cdiv(s + np.where(s > 0, 1 << 19, -(1 << 19)), 1 << 20)
+            np.copyto(out, res, casting="unsafe")
+            return
+        c = self.corners(x, F32)
+        acc = c[0] * self.weights[0]
+        for ci, wi in zip(c[1:], self.weights[1:]):
+            acc = acc + ci * wi
+        np.copyto(out, (acc + F32(0.5)).astype(I64), casting="unsafe")

@@ -1,0 +1,65 @@
+"""Quantized SQUARED_DIFFERENCE (int8 only: the interpreter refuses uint8 and int16) with the
+interpreter's integer arithmetic, probed bit-exact on every int8 value pair
+(tests/ops/test_q_mul.py).
+
+squared_difference.cc Prepare (float32 scales, double math), left_shift = 7:
+    twice_max = 2 * max(s1, s2)
+    M1, M2 = QuantizeMultiplierSmallerThanOneExp(s1 / twice_max, s2 / twice_max)
+    Mo = QuantizeMultiplierSmallerThanOneExp(twice_max^2 / (2^14 * s_out))
+Eval (the reference kernel, scalar, for every shape and broadcast):
+    x_i = MultiplyByQuantizedMultiplierSmallerThanOneExp((q_i - zp_i) << 7, M_i)
+    out = MultiplyByQuantizedMultiplierSmallerThanOneExp((x1 - x2)^2, Mo) + zp_out, clamped to
+    int8. Every rescale rounds halves away from zero.
+An output multiplier >= 1 (output scale below twice_max^2 / 2^14) aborts the interpreter:
+refused when the model is compiled.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from . import qmath
+from .base import I8, QuantKernel, qregister
+
+I64 = np.int64
+LEFT_SHIFT = 7
+
+
+@qregister("SquaredDifference")
+class QuantSquaredDifferenceLayer(QuantKernel):
+    """SQUARED_DIFFERENCE of two int8 tensors (see the module docstring)."""
+
+    dtypes = frozenset({I8})
+
+    @classmethod
+    def supports(cls, op, graph):
+        a, b = (graph.operands[i] for i in op.inputs[:2])
+        y = graph.operands[op.outputs[0]]
+        if a.dtype != b.dtype or b.quant is None or y.dtype != a.dtype or y.quant is None:
+            return False, "quantized SQUARED_DIFFERENCE needs int8 inputs and output"
+        if any(t.quant.per_channel for t in (a, b, y)):
+            return False, "quantized SQUARED_DIFFERENCE is per-tensor only"
+        return super().supports(op, graph)
+
+    def validate(self) -> None:
+        a, b, y = self.inputs[0], self.inputs[1], self.outputs[0]
+        s1, s2, so = self.scale(a), self.scale(b), self.scale(y)
+        self.zp1, self.zp2, self.zpo = self.zero_point(a), self.zero_point(b), self.zero_point(y)
+        twice_max = 2.0 * max(s1, s2)
+        real_out = twice_max * twice_max / (float(1 << (2 * LEFT_SHIFT)) * so)
+        if not real_out < 1.0:
+            raise self.fail(f"int8 SQUARED_DIFFERENCE output scale {so} is too small for input "
+                            f"scales {s1}, {s2} (output multiplier {real_out:.3g} >= 1; the "
+                            f"interpreter aborts on it)")
+        (self.m1, self.e1), (self.m2, self.e2), (self.mo, self.eo) = (
+            tuple(int(v) for v in qmath.quantize_multiplier(r))
+            for r in (s1 / twice_max, s2 / twice_max, real_out))
+
+    def run(self) -> None:
+        rescale = qmath.multiply_by_quantized_multiplier_smaller_than_one
+        a, b = self.inputs[0].buffer.astype(I64), self.inputs[1].buffer.astype(I64)
+        out = self.outputs[0].buffer
+        x1 = rescale((a - self.zp1) << LEFT_SHIFT, self.m1, self.e1)
+        x2 = rescale((b - self.zp2) << LEFT_SHIFT, self.m2, self.e2)
+        d = x1 - x2
+        r = rescale(d * d, self.mo, self.eo) + self.zpo
+        qmath.clamp_cast(np.broadcast_to(r, out.shape), -128, 127, out.dtype, out=out)

@@ -1,0 +1,155 @@
+"""Quantized CONV_2D and DEPTHWISE_CONV_2D against the interpreter, bit-exact: int8 activations
+with per-channel and per-tensor int8 weights, uint8 with uint8 weights (zero point != 0), int16x8
+with int64 biases. Random scales exercise general multipliers; power-of-two scales make many
+exact ties, which pin down each path's rounding (vector halves-up / reference away-from-zero)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from onert_py import CompileError, Session
+from onert_py.model_builder import ModelBuilder
+from op_harness import conv_out
+from quant_harness import check_qop, qdict, qrand
+
+# activation (dtype, scale, zero point); "int8pt" = int8 with a per-tensor filter scale
+FORMS = {
+    "int8": ("int8", 0.05, -3, True),
+    "int8pt": ("int8", 0.05, -3, False),
+    "uint8": ("uint8", 0.05, 131, False),
+    "int16": ("int16", 0.002, 0, True),
+}
+
+
+def qconv_model(op: str, form: str, xs: tuple, ws: tuple, stride=(1, 1), dilation=(1, 1),
+                padding="SAME", act="NONE", mult=1, ties=False, seed=0, bias_scale=None,
+                bias=True, wzp=None, bias_dtype=None) -> tuple[bytes, np.ndarray]:
+    """A one-op quantized convolution model and an input for it. The output scale spreads the
+    accumulators over the output range (ties: an exact power-of-two multiplier instead)."""
+    rng = np.random.default_rng(seed)
+    dt, xsc, xzp, per_channel = FORMS[form]
+    depthwise = op == "DEPTHWISE_CONV_2D"
+    cout = ws[3] if depthwise else ws[0]
+    axis = 3 if depthwise else 0
+    if dt == "uint8":
+        w_zp = 118 if wzp is None else wzp
+        w = qrand(rng, ws, "uint8")
+    else:
+        w_zp = 0 if wzp is None else wzp
+        w = qrand(rng, ws, "int8", -127, 127)
+    if ties:
+        wsc = 2.0 ** -rng.integers(0, 3, cout) if per_channel else np.array([0.25])
+    else:
+        wsc = rng.uniform(0.004, 0.02, cout) if per_channel else np.array([0.01])
+    wsc = wsc.astype(np.float32)
+    k = ws[1] * ws[2] * (1 if depthwise else ws[3])
+    if ties:
+        ysc = xsc * 2.0 ** int(rng.integers(1, 4))
+        xin = qrand(rng, xs, dt, xzp - 40, xzp + 40) if dt != "int16" else qrand(rng, xs, dt, -60, 60)
+    else:
+        x_std, target = (74.0, 40.0) if dt != "int16" else (18900.0, 8000.0)
+        ysc = xsc * float(wsc.mean()) * np.sqrt(k) * x_std * 73.0 / target
+        xin = qrand(rng, xs, dt)
+    bscale = (np.float64(np.float32(xsc)) * wsc.astype(np.float64)).astype(np.float32)
+    b = ModelBuilder("tflite")
+    x = b.add_input("x", xs, dt, quant=qdict(xsc, xzp))
+    wt = b.add_const("w", w, quant=qdict(wsc, w_zp, axis if per_channel else None))
+    inputs = [x, wt]
+    if bias:
+        bdt = bias_dtype or ("int64" if dt == "int16" else "int32")
+        bv = rng.integers(-3000, 3000, cout).astype(bdt)
+        bq = qdict(bscale if bias_scale is None else bias_scale, 0)
+        inputs.append(b.add_const("b", bv, quant=bq))
+    oh = conv_out(xs[1], ws[1], stride[0], dilation[0], padding)
+    ow = conv_out(xs[2], ws[2], stride[1], dilation[1], padding)
+    y = b.add_tensor("y", (xs[0], oh, ow, cout), dt, quant=qdict(ysc, xzp + 7 if dt != "int16" else 0))
+    opts = dict(padding=padding, stride_h=stride[0], stride_w=stride[1],
+                dilation_h_factor=dilation[0], dilation_w_factor=dilation[1],
+                fused_activation_function=act)
+    if depthwise:
+        opts["depth_multiplier"] = mult
+    b.add_op(op, inputs, [y], **opts)
+    b.add_output(y)
+    return b.build(), xin
+
+
+# (input NHWC, filter OHWI, stride, dilation, padding, activation)
+CONV = {
+    "same_3x3": ((1, 7, 8, 3), (4, 3, 3, 3), (1, 1), (1, 1), "SAME", "NONE"),
+    "valid_3x3": ((1, 7, 8, 5), (6, 3, 3, 5), (1, 1), (1, 1), "VALID", "RELU"),
+    "same_s2": ((1, 9, 8, 3), (17, 3, 3, 3), (2, 2), (1, 1), "SAME", "RELU6"),
+    "valid_s2": ((2, 9, 8, 3), (4, 3, 3, 3), (2, 2), (1, 1), "VALID", "NONE"),
+    "stride_1x2": ((1, 6, 9, 2), (3, 3, 3, 2), (1, 2), (1, 1), "SAME", "RELU_N1_TO_1"),
+    "kernel_3x2": ((1, 6, 7, 3), (5, 3, 2, 3), (1, 1), (1, 1), "SAME", "NONE"),
+    "dilation2_same": ((1, 9, 9, 3), (4, 3, 3, 3), (1, 1), (2, 2), "SAME", "RELU"),
+    "dilation_2x1_valid": ((1, 9, 10, 2), (3, 3, 3, 2), (1, 1), (2, 1), "VALID", "NONE"),
+    "pointwise": ((1, 5, 6, 32), (24, 1, 1, 32), (1, 1), (1, 1), "VALID", "NONE"),
+    "pointwise_relu6": ((2, 4, 4, 19), (33, 1, 1, 19), (1, 1), (1, 1), "SAME", "RELU6"),
+    "pointwise_s2": ((1, 6, 6, 8), (4, 1, 1, 8), (2, 2), (1, 1), "SAME", "NONE"),
+    "kernel_5x5": ((1, 10, 10, 4), (8, 5, 5, 4), (2, 2), (1, 1), "SAME", "NONE"),
+    "deep": ((1, 4, 4, 96), (16, 3, 3, 96), (1, 1), (1, 1), "SAME", "NONE"),
+}
+
+
+@pytest.mark.parametrize("form", list(FORMS))
+@pytest.mark.parametrize("case", list(CONV))
+def test_conv2d(form, case):
+    xs, ws, stride, dil, padding, act = CONV[case]
+    model, x = qconv_model("CONV_2D", form, xs, ws, stride, dil, padding, act)
+    check_qop(model, [x])
+
+
+# (input NHWC, filter 1HWO, depth multiplier, stride, dilation, padding, activation)
+DEPTHWISE = {
+    "c8_same": ((1, 6, 7, 8), (1, 3, 3, 8), 1, (1, 1), (1, 1), "SAME", "NONE"),
+    "c19_same": ((1, 5, 6, 19), (1, 3, 3, 19), 1, (1, 1), (1, 1), "SAME", "RELU6"),
+    "c13_s2": ((1, 9, 8, 13), (1, 3, 3, 13), 1, (2, 2), (1, 1), "SAME", "NONE"),
+    "c3_m2_valid": ((1, 6, 5, 3), (1, 3, 3, 6), 2, (1, 1), (1, 1), "VALID", "RELU"),
+    "c5_m4": ((2, 4, 5, 5), (1, 3, 3, 20), 4, (1, 1), (1, 1), "SAME", "RELU_N1_TO_1"),
+    "c16_dil2": ((1, 9, 9, 16), (1, 3, 3, 16), 1, (1, 1), (2, 2), "SAME", "NONE"),
+    "c4_k5x2_s1x2": ((1, 8, 9, 4), (1, 5, 2, 4), 1, (1, 2), (1, 1), "VALID", "NONE"),
+    "c37_k1": ((1, 3, 4, 37), (1, 1, 1, 37), 1, (1, 1), (1, 1), "SAME", "NONE"),
+    "c1_m3": ((1, 5, 5, 1), (1, 3, 3, 3), 3, (2, 1), (1, 1), "SAME", "NONE"),
+}
+
+
+@pytest.mark.parametrize("form", list(FORMS))
+@pytest.mark.parametrize("case", list(DEPTHWISE))
+def test_depthwise_conv2d(form, case):
+    xs, ws, mult, stride, dil, padding, act = DEPTHWISE[case]
+    model, x = qconv_model("DEPTHWISE_CONV_2D", form, xs, ws, stride, dil, padding, act, mult)
+    check_qop(model, [x])
+
+
+@pytest.mark.parametrize("form", list(FORMS))
+@pytest.mark.parametrize("op,xs,ws,mult", [
+    ("CONV_2D", (1, 6, 7, 5), (21, 3, 3, 5), 1),
+    ("CONV_2D", (1, 5, 5, 16), (8, 1, 1, 16), 1),
+    ("DEPTHWISE_CONV_2D", (1, 6, 7, 21), (1, 3, 3, 21), 1),
+    ("DEPTHWISE_CONV_2D", (1, 5, 4, 3), (1, 3, 3, 12), 4),
+])
+@pytest.mark.parametrize("seed", [0, 1])
+def test_rounding_ties(form, op, xs, ws, mult, seed):
+    """Power-of-two multipliers: many accumulators fall exactly halfway between two outputs."""
+    model, x = qconv_model(op, form, xs, ws, mult=mult, ties=True, seed=seed)
+    check_qop(model, [x])
+
+
+def compile_error(model: bytes) -> str:
+    with pytest.raises(CompileError) as info:
+        Session(model, backends="cpu")
+    return str(info.value)
+
+
+@pytest.mark.parametrize("op,ws", [("CONV_2D", (4, 3, 3, 3)), ("DEPTHWISE_CONV_2D", (1, 3, 3, 3))])
+def test_refused(op, ws):
+    xs = (1, 5, 5, 3)
+    assert "needs a bias" in compile_error(qconv_model(op, "int8", xs, ws, bias=False)[0])
+    # int8: the interpreter ignores a bias scale that is not input * filter scale, and so do we
+    model, x = qconv_model(op, "int8", xs, ws, bias_scale=1.0)
+    check_qop(model, [x])
+    msg = compile_error(qconv_model(op, "uint8", xs, ws, bias_scale=0.5)[0])
+    assert "bias scale" in msg
+    assert "zero points 0" in compile_error(qconv_model(op, "int8", xs, ws, wzp=3)[0])
+    msg = compile_error(qconv_model(op, "int16", xs, ws, bias_dtype="int32")[0])
+    assert "int64 bias" in msg

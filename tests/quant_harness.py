@@ -1,0 +1,84 @@
+"""Helpers for the quantized op tests: quantization dicts, full-range random integer inputs,
+and `check_qop`, which compares onert_py with the TFLite interpreter in the integer domain.
+
+`max_diff` is 0 (bit-exact) unless a test says why TFLite's own kernel sets disagree there."""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+
+from onert_py.model_builder import single_op_model
+
+try:
+    from op_harness import run_onert
+    from oracle import tflite_run
+except ImportError:  # pragma: no cover
+    raise
+
+# (dtype, scale, zero point) of the activations each quantized test runs with
+QTYPES = {
+    "int8": ("int8", 0.05, -3),
+    "uint8": ("uint8", 0.05, 131),
+    "int16": ("int16", 0.001, 0),
+}
+
+
+def qdict(scale: float | Sequence[float], zero_point: int | Sequence[int],
+          axis: int | None = None) -> dict[str, Any]:
+    """A quantization dict for the model builder (per channel when `scale` is a sequence)."""
+    sc = list(np.atleast_1d(np.asarray(scale, np.float32)).tolist())
+    zp = list(np.atleast_1d(np.asarray(zero_point, np.int64)).tolist())
+    if len(zp) == 1 and len(sc) > 1:
+        zp = zp * len(sc)
+    d: dict[str, Any] = {"scale": sc, "zero_point": zp}
+    if axis is not None:
+        d["quantized_dimension"] = int(axis)
+    return d
+
+
+def qspec(name: str, shape: Sequence[int], dtype: str, scale: float, zero_point: int) -> tuple:
+    """An input/output spec with quantization for `single_op_model`."""
+    return (name, tuple(shape), dtype, qdict(scale, zero_point))
+
+
+def qrand(rng: np.random.Generator, shape: Sequence[int], dtype: str,
+          low: int | None = None, high: int | None = None) -> np.ndarray:
+    """Uniform integers over the dtype's whole range (or [low, high])."""
+    info = np.iinfo(np.dtype(dtype))
+    lo = info.min if low is None else low
+    hi = info.max if high is None else high
+    return rng.integers(lo, hi, size=tuple(shape), endpoint=True).astype(dtype)
+
+
+def quantized_unary(op: str, shape: Sequence[int], qin: tuple, qout: tuple,
+                    out_shape: Sequence[int] | None = None, **options: Any) -> bytes:
+    """A one-op model on one quantized input; qin/qout are (dtype, scale, zero_point)."""
+    return single_op_model(op, [qspec("x", shape, *qin)],
+                           [qspec("y", out_shape or shape, *qout)], **options)
+
+
+def assert_close_int(got: np.ndarray, expected: np.ndarray, max_diff: int, what: str) -> None:
+    assert got.shape == expected.shape, f"{what}: shape {got.shape}, interpreter {expected.shape}"
+    assert got.dtype == expected.dtype, f"{what}: dtype {got.dtype}, interpreter {expected.dtype}"
+    if expected.dtype.kind in "fc":
+        np.testing.assert_allclose(got, expected, rtol=1e-5, atol=1e-6, err_msg=what)
+        return
+    diff = np.abs(got.astype(np.int64) - expected.astype(np.int64))
+    worst = int(diff.max()) if diff.size else 0
+    assert worst <= max_diff, (
+        f"{what}: {int((diff > max_diff).sum())} of {diff.size} values differ by more than "
+        f"{max_diff} (worst {worst}); first: onert_py {got.reshape(-1)[np.argmax(diff)]}, "
+        f"interpreter {expected.reshape(-1)[np.argmax(diff)]}")
+
+
+def check_qop(model: bytes, inputs: Sequence[np.ndarray], max_diff: int = 0,
+              backends: str | Sequence[str] = "cpu") -> list[np.ndarray]:
+    """Run `model` on onert_py and on the interpreter (builtin kernels); integer outputs equal
+    within `max_diff` steps, float outputs within 1e-5."""
+    expected = tflite_run(model, list(inputs))
+    got = run_onert(model, inputs, backends)
+    assert len(got) == len(expected)
+    for k, (g, e) in enumerate(zip(got, expected)):
+        assert_close_int(g, e, max_diff, f"output {k} on {backends}")
+    return got
