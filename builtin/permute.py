@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.backend import HostTensor, Kernel
-from ..core.backend.quantization import dequantize, quantize
+from ..core.backend.quantization import channel_axis, dequantize, quantize
 
 F32 = np.dtype(np.float32)
 
@@ -47,18 +47,17 @@ class PermuteLayer(Kernel):
         if self.convert is None:
             np.copyto(out, src)
         else:
-            np.copyto(out, self.convert(src))
+            self.convert(src, out)
 
     def _converter(self, src, dst):
-        """quantize (float32 -> quantized) or dequantize (quantized -> float32)."""
+        """quantize (float32 -> quantized) or dequantize (quantized -> float32) into `out`."""
         if src.dtype == F32 and dst.quant is not None:
             q = dst.quant
-            axis = q.axis if q.per_channel else None
-            return lambda a: quantize(a, q.scale, q.zero_point, dst.dtype, axis)
+            return lambda a, out: np.copyto(out, quantize(a, q.scale, q.zero_point, dst.dtype,
+                                                          channel_axis(q)))
         if dst.dtype == F32 and src.quant is not None:
             q = src.quant
-            axis = q.axis if q.per_channel else None
-            return lambda a: dequantize(a, q.scale, q.zero_point, axis)
+            return lambda a, out: dequantize(a, q.scale, q.zero_point, channel_axis(q), out=out)
         raise self.fail(f"Permute between dtypes {src.dtype} and {dst.dtype} is not supported")
 
     def _host_to_device(self) -> None:

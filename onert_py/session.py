@@ -42,7 +42,7 @@ class Session:
         self._input_shapes = {i: tuple(self._graph.operands[i].shape) for i in self._graph.inputs}
         if float_io:
             self._compiler.io_float = frozenset(
-                i for i in (*self._graph.inputs, *self._graph.outputs) if _quantized(self._graph, i))
+                i for i in (*self._graph.inputs, *self._graph.outputs) if self._graph.operands[i].is_quantized)
         try:
             self._compiled: CompiledSubgraph = self._compiler.compile_subgraph(
                 0, self._input_shapes)
@@ -103,13 +103,13 @@ class Session:
             raise InputError(f"{what} {o.name!r}: {dtype!r} is not a dtype") from e
         if dtype == o.dtype:
             want = self._compiler.io_float - {index}
-        elif dtype == np.float32 and _quantized(self._graph, index):
+        elif dtype == np.float32 and o.is_quantized:
             want = self._compiler.io_float | {index}
         else:
             raise InputError(f"{what} {o.name!r} is {o.dtype}"
                              + (" (quantized)" if o.quant else "")
                              + f"; it can be given as {o.dtype}"
-                             + (" or float32" if _quantized(self._graph, index) else "")
+                             + (" or float32" if o.is_quantized else "")
                              + f", not {dtype}")
         if want == self._compiler.io_float:
             return
@@ -287,11 +287,6 @@ class Session:
 
 
 _blas_threads: dict[str, int] = {}
-
-
-def _quantized(graph, index: int) -> bool:
-    o = graph.operands[index]
-    return o.quant is not None and o.dtype in (np.int8, np.uint8, np.int16)
 
 
 def _fits_signature(shape: tuple[int, ...], signature: tuple[int, ...] | None) -> bool:

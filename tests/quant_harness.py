@@ -7,14 +7,13 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 import numpy as np
+import pytest
 
+from onert_py import CompileError, Session
 from onert_py.model_builder import single_op_model
 
-try:
-    from op_harness import run_onert
-    from oracle import tflite_run
-except ImportError:  # pragma: no cover
-    raise
+from op_harness import run_onert
+from oracle import tflite_run
 
 # (dtype, scale, zero point) of the activations each quantized test runs with
 QTYPES = {
@@ -82,3 +81,44 @@ def check_qop(model: bytes, inputs: Sequence[np.ndarray], max_diff: int = 0,
     for k, (g, e) in enumerate(zip(got, expected)):
         assert_close_int(g, e, max_diff, f"output {k} on {backends}")
     return got
+
+
+def conv_filter(rng: np.random.Generator, dt: str, shape: Sequence[int], cout: int,
+                per_channel: bool, ties: bool, zero_point: int | None = None) -> tuple:
+    """A random quantized convolution filter for `dt` activations, its zero point and scales:
+    uint8 (zero point 118 unless given) or int8 in [-127, 127] (zero point 0 unless given);
+    `cout` scales (or one) drawn from [0.004, 0.02], or powers of two with `ties`."""
+    if dt == "uint8":
+        zp = 118 if zero_point is None else zero_point
+        w = qrand(rng, shape, "uint8")
+    else:
+        zp = 0 if zero_point is None else zero_point
+        w = qrand(rng, shape, "int8", -127, 127)
+    if ties:
+        scales = 2.0 ** -rng.integers(0, 3, cout) if per_channel else np.array([0.25])
+    else:
+        scales = rng.uniform(0.004, 0.02, cout) if per_channel else np.array([0.01])
+    return w, zp, scales.astype(np.float32)
+
+
+def conv_input(rng: np.random.Generator, shape: Sequence[int], dt: str, scale: float,
+               zero_point: int, w_scales: np.ndarray, taps: int, ties: bool) -> tuple:
+    """A random input for a quantized convolution with `taps` products per output, and an
+    output scale that spreads the accumulators over the output range (`ties`: a power-of-two
+    multiplier instead, on inputs near the zero point)."""
+    if ties:
+        y_scale = scale * 2.0 ** int(rng.integers(1, 4))
+        x = qrand(rng, shape, dt, zero_point - 40, zero_point + 40) if dt != "int16" \
+            else qrand(rng, shape, dt, -60, 60)
+    else:
+        x_std, target = (74.0, 40.0) if dt != "int16" else (18900.0, 8000.0)
+        y_scale = scale * float(w_scales.mean()) * np.sqrt(taps) * x_std * 73.0 / target
+        x = qrand(rng, shape, dt)
+    return x, y_scale
+
+
+def compile_error(model: bytes, backends: str = "cpu") -> str:
+    """The message of the CompileError that loading `model` must raise."""
+    with pytest.raises(CompileError) as info:
+        Session(model, backends=backends)
+    return str(info.value)

@@ -37,9 +37,16 @@ def quantize(real: np.ndarray, scale, zero_point, dtype, axis: int | None = None
     return np.clip(q, lo, hi).astype(dtype)
 
 
-def dequantize(q: np.ndarray, scale, zero_point, axis: int | None = None) -> np.ndarray:
-    """scale * (q - zero_point) in float32, per channel along `axis` when scale has many."""
+def dequantize(q: np.ndarray, scale, zero_point, axis: int | None = None,
+               out: np.ndarray | None = None) -> np.ndarray:
+    """scale * (q - zero_point) in float32 (the difference is exact in float32), per channel
+    along `axis` when scale has many; into `out` when given."""
     q = np.asarray(q)
     scale, zp = _per_axis(q.ndim, np.asarray(scale, np.float32),
-                          np.asarray(zero_point, I64), axis)
-    return ((q.astype(I64) - zp).astype(np.float32) * scale).astype(np.float32)
+                          np.asarray(zero_point, np.float32), axis)
+    return np.multiply(np.subtract(q, zp, dtype=np.float32), scale, out=out)
+
+
+def channel_axis(quant) -> int | None:
+    """The axis of a per-channel Quantization, None for a per-tensor one."""
+    return quant.axis if quant.per_channel else None

@@ -6,6 +6,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 
+QUANTIZED_DTYPES = frozenset(np.dtype(t) for t in (np.int8, np.uint8, np.int16))
+
+
 @dataclass(frozen=True)
 class Quantization:
     """Affine quantization: real = scale * (q - zero_point), per tensor or per channel on `axis`."""
@@ -45,6 +48,11 @@ class Operand:
     @property
     def is_constant(self) -> bool:
         return self.data is not None
+
+    @property
+    def is_quantized(self) -> bool:
+        """An int8/uint8/int16 tensor with a scale and zero point (not a plain integer one)."""
+        return self.quant is not None and self.dtype in QUANTIZED_DTYPES
 
     @property
     def num_elements(self) -> int:

@@ -22,61 +22,17 @@ import pytest
 import onert_py
 import onert_py.backends.cpu.ops.hybrid_rnn  # noqa: F401  (the kernels under test)
 from onert_py.model_builder import ModelBuilder
+import rnn_harness
 from op_harness import assert_outputs
+from rnn_harness import tflite_runs
 
 TOL = {"rtol": 1e-4, "atol": 2e-4}
 
 
-def tflite_runs(model: bytes, runs):
-    from ai_edge_litert.interpreter import Interpreter, OpResolverType
-    interp = Interpreter(model_content=model, num_threads=1, experimental_op_resolver_type=(
-        OpResolverType.BUILTIN_WITHOUT_DEFAULT_DELEGATES))
-    interp.allocate_tensors()
-    results = []
-    for xs in runs:
-        for d, x in zip(interp.get_input_details(), xs):
-            interp.set_tensor(d["index"], x)
-        interp.invoke()
-        results.append([np.array(interp.get_tensor(d["index"]), copy=True)
-                        for d in interp.get_output_details()])
-    return results
-
-
 def check_stateful(model: bytes, runs, expected=None) -> None:
-    if expected is None:
-        expected = tflite_runs(model, runs)
-    session = onert_py.Session(model, backends="cpu")
-    kinds = {type(k).__name__ for k in _kernels(session)}
-    assert any(k.startswith("Hybrid") for k in kinds), f"no hybrid kernel picked: {kinds}"
-    for k, (xs, exp) in enumerate(zip(runs, expected)):
-        got = [np.array(o, copy=True) for o in session.run(xs)]
-        assert_outputs(got, exp, **TOL, label=f"run {k}")
-    assert not all(np.allclose(a, b) for a, b in zip(expected[0], expected[1])), \
-        "the test runs do not tell state apart"
-    session.reset_state()
-    got = [np.array(o, copy=True) for o in session.run(runs[0])]
-    assert_outputs(got, expected[0], **TOL, label="after reset")
-
-
-def _kernels(session):
-    """The kernel objects of a session (found by walking its executor's attributes)."""
-    from onert_py.core.backend import Kernel
-    seen, found, todo = set(), [], [session]
-    while todo:
-        obj = todo.pop()
-        if id(obj) in seen or isinstance(obj, (str, bytes, np.ndarray, int, float)):
-            continue
-        seen.add(id(obj))
-        if isinstance(obj, Kernel):
-            found.append(obj)
-            continue
-        if isinstance(obj, dict):
-            todo.extend(obj.values())
-        elif isinstance(obj, (list, tuple, set)):
-            todo.extend(obj)
-        elif hasattr(obj, "__dict__") and type(obj).__module__.startswith("onert_py"):
-            todo.extend(vars(obj).values())
-    return found
+    rnn_harness.check_stateful(
+        model, runs, lambda got, exp, label: assert_outputs(got, exp, **TOL, label=label),
+        expected=expected, picked=lambda names: any(k.startswith("Hybrid") for k in names))
 
 
 def qconst(mb, rng, name, shape, scale=0.5):

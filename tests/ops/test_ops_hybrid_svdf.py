@@ -16,12 +16,14 @@ import numpy as np
 import pytest
 
 from onert_py.model_builder import ModelBuilder
+import rnn_harness
 from op_harness import ACCUMULATE, assert_outputs
-from test_q_recurrent import check_stateful
 
 
-def compare(got, expected, label):
-    assert_outputs([got], [expected], **ACCUMULATE, label=label)
+def check_stateful(model: bytes, runs) -> None:
+    rnn_harness.check_stateful(
+        model, runs, lambda got, exp, label: assert_outputs(got, exp, **ACCUMULATE, label=label),
+        picked=lambda names: "HybridSvdf" in names, distinct=False)
 
 
 def qweights(mb, rng, name, shape, scale):
@@ -53,8 +55,7 @@ def float_runs(rng, shape, n, shift=0.0):
 def test_hybrid_svdf_activations(act, asym):
     rng = np.random.default_rng(11)
     model = hybrid_svdf_model(rng, 2, 5, 3, 2, 4, act, asym)
-    check_stateful(model, float_runs(rng, (2, 5), 5, shift=0.3), "HybridSvdf", compare,
-                   varied=False)
+    check_stateful(model, float_runs(rng, (2, 5), 5, shift=0.3))
 
 
 @pytest.mark.parametrize("asym", [False, True])
@@ -67,8 +68,7 @@ def test_hybrid_svdf_activations(act, asym):
 def test_hybrid_svdf_shapes(batch, n_input, units, rank, memory, bias, asym):
     rng = np.random.default_rng(batch * 100 + n_input)
     model = hybrid_svdf_model(rng, batch, n_input, units, rank, memory, "NONE", asym, bias)
-    check_stateful(model, float_runs(rng, (batch, n_input), max(3, memory + 2)), "HybridSvdf",
-                   compare, varied=False)
+    check_stateful(model, float_runs(rng, (batch, n_input), max(3, memory + 2)))
 
 
 @pytest.mark.parametrize("asym", [False, True])
@@ -80,4 +80,4 @@ def test_hybrid_svdf_zero_inputs(asym):
     runs = float_runs(rng, (2, 6), 4)
     runs[1][0][:] = 0
     runs[2][0][1] = 0
-    check_stateful(model, runs, "HybridSvdf", compare, varied=False)
+    check_stateful(model, runs)

@@ -15,30 +15,12 @@ import pytest
 
 import onert_py
 from onert_py.model_builder import ModelBuilder
+import rnn_harness
 from op_harness import ACCUMULATE, assert_outputs
+from rnn_harness import tflite_runs
 
 TOL = ACCUMULATE
 MODELS_DIR = os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared", "models")
-
-
-def tflite_runs(model: bytes, runs: list[list[np.ndarray]]) -> list[list[np.ndarray]]:
-    """The outputs of consecutive invocations of one interpreter (state carried over)."""
-    from ai_edge_litert.interpreter import Interpreter, OpResolverType
-    interp = Interpreter(model_content=model, num_threads=1, experimental_op_resolver_type=(
-        OpResolverType.BUILTIN_WITHOUT_DEFAULT_DELEGATES))
-    interp.allocate_tensors()
-    results = []
-    for xs in runs:
-        for d, x in zip(interp.get_input_details(), xs):
-            interp.set_tensor(d["index"], x)
-        interp.invoke()
-        results.append([np.array(interp.get_tensor(d["index"]), copy=True)
-                        for d in interp.get_output_details()])
-    return results
-
-
-def reset(session: onert_py.Session) -> None:
-    session.reset_state()
 
 
 def check_stateful(model: bytes, runs: list[list[np.ndarray]], tol=TOL,
@@ -46,18 +28,8 @@ def check_stateful(model: bytes, runs: list[list[np.ndarray]], tol=TOL,
     """Runs 1..n in one session match the interpreter's (or `expected`, computed by the
     interpreter from an equivalent model where it gets this form wrong); after a reset, run 1
     again does."""
-    if expected is None:
-        expected = tflite_runs(model, runs)
-    session = onert_py.Session(model, backends="cpu")
-    for k, (xs, exp) in enumerate(zip(runs, expected)):
-        got = [np.array(o, copy=True) for o in session.run(xs)]
-        assert_outputs(got, exp, **tol, label=f"run {k}")
-    if len(runs) > 1:
-        assert not all(np.allclose(a, b) for a, b in zip(expected[0], expected[1])), \
-            "the test runs do not tell state apart"
-    reset(session)
-    got = [np.array(o, copy=True) for o in session.run(runs[0])]
-    assert_outputs(got, expected[0], **tol, label="after reset")
+    rnn_harness.check_stateful(model, runs, lambda got, exp, label: assert_outputs(
+        got, exp, **tol, label=label), expected=expected)
 
 
 class Lstm:

@@ -7,10 +7,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from onert_py import CompileError, Session
 from onert_py.model_builder import ModelBuilder
 from op_harness import conv_out
-from quant_harness import check_qop, qdict, qrand
+from quant_harness import check_qop, compile_error, conv_filter, conv_input, qdict
 
 # activation (dtype, scale, zero point); "int8pt" = int8 with a per-tensor filter scale
 FORMS = {
@@ -31,25 +30,9 @@ def qconv_model(op: str, form: str, xs: tuple, ws: tuple, stride=(1, 1), dilatio
     depthwise = op == "DEPTHWISE_CONV_2D"
     cout = ws[3] if depthwise else ws[0]
     axis = 3 if depthwise else 0
-    if dt == "uint8":
-        w_zp = 118 if wzp is None else wzp
-        w = qrand(rng, ws, "uint8")
-    else:
-        w_zp = 0 if wzp is None else wzp
-        w = qrand(rng, ws, "int8", -127, 127)
-    if ties:
-        wsc = 2.0 ** -rng.integers(0, 3, cout) if per_channel else np.array([0.25])
-    else:
-        wsc = rng.uniform(0.004, 0.02, cout) if per_channel else np.array([0.01])
-    wsc = wsc.astype(np.float32)
+    w, w_zp, wsc = conv_filter(rng, dt, ws, cout, per_channel, ties, wzp)
     k = ws[1] * ws[2] * (1 if depthwise else ws[3])
-    if ties:
-        ysc = xsc * 2.0 ** int(rng.integers(1, 4))
-        xin = qrand(rng, xs, dt, xzp - 40, xzp + 40) if dt != "int16" else qrand(rng, xs, dt, -60, 60)
-    else:
-        x_std, target = (74.0, 40.0) if dt != "int16" else (18900.0, 8000.0)
-        ysc = xsc * float(wsc.mean()) * np.sqrt(k) * x_std * 73.0 / target
-        xin = qrand(rng, xs, dt)
+    xin, ysc = conv_input(rng, xs, dt, xsc, xzp, wsc, k, ties)
     bscale = (np.float64(np.float32(xsc)) * wsc.astype(np.float64)).astype(np.float32)
     b = ModelBuilder("tflite")
     x = b.add_input("x", xs, dt, quant=qdict(xsc, xzp))
@@ -133,12 +116,6 @@ def test_rounding_ties(form, op, xs, ws, mult, seed):
     """Power-of-two multipliers: many accumulators fall exactly halfway between two outputs."""
     model, x = qconv_model(op, form, xs, ws, mult=mult, ties=True, seed=seed)
     check_qop(model, [x])
-
-
-def compile_error(model: bytes) -> str:
-    with pytest.raises(CompileError) as info:
-        Session(model, backends="cpu")
-    return str(info.value)
 
 
 @pytest.mark.parametrize("op,ws", [("CONV_2D", (4, 3, 3, 3)), ("DEPTHWISE_CONV_2D", (1, 3, 3, 3))])

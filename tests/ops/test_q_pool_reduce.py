@@ -81,7 +81,8 @@ RATIOS = {"same": 1.0, "down": 0.37, "up": 3.1}
 
 
 def reduce_model(op, case, dtype, ratio, ozp_shift=0):
-    shape, axes, keep = REDUCE_CASES[case]
+    """case: a REDUCE_CASES name or an (input shape, axes, keep_dims) triple."""
+    shape, axes, keep = REDUCE_CASES[case] if isinstance(case, str) else case
     rank = len(shape)
     norm = {a % rank for a in axes}
     out = tuple(1 if i in norm else d for i, d in enumerate(shape) if keep or i not in norm)
@@ -128,11 +129,7 @@ def test_q_sum_int16(case):
 @pytest.mark.parametrize("op", ["REDUCE_MAX", "REDUCE_MIN"])
 def test_q_reduce_max_min(op, dtype, case, keep):
     shape, axes, _ = REDUCE_CASES[case]
-    REDUCE_CASES["_tmp"] = (shape, axes, keep)
-    try:
-        shape, model = reduce_model(op, "_tmp", dtype, 1.0)
-    finally:
-        del REDUCE_CASES["_tmp"]
+    shape, model = reduce_model(op, (shape, axes, keep), dtype, 1.0)
     check_qop(model, [qrand(np.random.default_rng(3), shape, dtype)])
 
 
@@ -148,10 +145,6 @@ def test_q_reduce_max_min_refuses_requantization(op):
 def test_q_reduce_prod(dtype, case):
     shape, axes, keep = REDUCE_CASES[case]
     shape = tuple(min(d, 4) for d in shape)
-    REDUCE_CASES["_tmp"] = (shape, axes, keep)
-    try:
-        shape, model = reduce_model("REDUCE_PROD", "_tmp", dtype, 1.0)
-    finally:
-        del REDUCE_CASES["_tmp"]
+    shape, model = reduce_model("REDUCE_PROD", (shape, axes, keep), dtype, 1.0)
     lo, hi = (-12, 12) if dtype == "int8" else (-40, 40)
     check_qop(model, [qrand(np.random.default_rng(5), shape, dtype, lo, hi)])

@@ -13,62 +13,19 @@ import pytest
 
 import onert_py
 from onert_py.model_builder import ModelBuilder
+import rnn_harness
 from quant_harness import assert_close_int, qdict
 
 
-def tflite_runs(model: bytes, runs):
-    """The outputs of consecutive invocations of one interpreter (state carried over)."""
-    from ai_edge_litert.interpreter import Interpreter, OpResolverType
-    interp = Interpreter(model_content=model, num_threads=1, experimental_op_resolver_type=(
-        OpResolverType.BUILTIN_WITHOUT_DEFAULT_DELEGATES))
-    interp.allocate_tensors()
-    results = []
-    for xs in runs:
-        for d, x in zip(interp.get_input_details(), xs):
-            interp.set_tensor(d["index"], x)
-        interp.invoke()
-        results.append([np.array(interp.get_tensor(d["index"]), copy=True)
-                        for d in interp.get_output_details()])
-    return results
-
-
-def kernel_names(session) -> set[str]:
-    """The class names of a session's kernels (found by walking its executor's attributes)."""
-    from onert_py.core.backend import Kernel
-    seen, found, todo = set(), set(), [session]
-    while todo:
-        obj = todo.pop()
-        if id(obj) in seen or isinstance(obj, (str, bytes, np.ndarray, int, float)):
-            continue
-        seen.add(id(obj))
-        if isinstance(obj, Kernel):
-            found.add(type(obj).__name__)
-        elif isinstance(obj, dict):
-            todo.extend(obj.values())
-        elif isinstance(obj, (list, tuple, set)):
-            todo.extend(obj)
-        elif hasattr(obj, "__dict__") and type(obj).__module__.startswith("onert_py"):
-            todo.extend(vars(obj).values())
-    return found
-
-
 def check_stateful(model: bytes, runs, kernel: str, compare, varied=True) -> None:
-    """Run one session over `runs`, comparing each run with the interpreter's consecutive
-    invocations by `compare(got, expected, label)`; then reset and check the first run."""
-    expected = tflite_runs(model, runs)
-    session = onert_py.Session(model, backends="cpu")
-    assert kernel in kernel_names(session), f"{kernel} not picked: {kernel_names(session)}"
-    for k, (xs, exp) in enumerate(zip(runs, expected)):
-        got = [np.array(o, copy=True) for o in session.run(xs)]
-        for g, e in zip(got, exp):
-            compare(g, e, f"run {k}")
+    """rnn_harness.check_stateful with `compare(got, expected, label)` per output and the
+    `kernel` class picked; with `varied`, the expected outputs must not be saturated/constant."""
+    expected = rnn_harness.check_stateful(
+        model, runs, lambda got, exp, label: [compare(g, e, label) for g, e in zip(got, exp)],
+        picked=lambda names: kernel in names, distinct=False)
     if varied:
         outs = np.concatenate([e[0].ravel() for e in expected]).astype(np.int64)
         assert np.unique(outs).size > 4, "the test outputs are saturated or constant"
-    session.reset_state()
-    got = [np.array(o, copy=True) for o in session.run(runs[0])]
-    for g, e in zip(got, expected[0]):
-        compare(g, e, "after reset")
 
 
 def exact(got, expected, label):
@@ -145,6 +102,6 @@ def test_svdf_int8_refuses_other_activations():
     """TFLite's integer SVDF fails on any activation but RELU; so does onert_py, at compile."""
     model = int_svdf_model(np.random.default_rng(0), 1, 3, 2, 1, 2, act="NONE")
     with pytest.raises(Exception, match="(?i)relu"):
-        tflite_runs(model, int8_runs(np.random.default_rng(1), (1, 3), 1))
+        rnn_harness.tflite_runs(model, int8_runs(np.random.default_rng(1), (1, 3), 1))
     with pytest.raises(Exception, match="RELU"):
         onert_py.Session(model, backends="cpu")

@@ -9,9 +9,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from onert_py import CompileError, Session
 from onert_py.model_builder import ModelBuilder
-from quant_harness import check_qop, qdict, qrand
+from quant_harness import check_qop, compile_error, conv_filter, conv_input, qdict
 from test_ops_dynamic import check_runs
 
 I32 = np.int32
@@ -38,25 +37,9 @@ def tconv_model(form: str, xs: tuple, ws: tuple, stride=(1, 1), padding="SAME", 
     dt, xsc, xzp, pc = FORMS[form]
     per_channel = pc if per_channel is None else per_channel
     cout = ws[0]
-    if dt == "uint8":
-        wzp = 118 if w_zp is None else w_zp
-        w = qrand(rng, ws, "uint8")
-    else:
-        wzp = 0 if w_zp is None else w_zp
-        w = qrand(rng, ws, "int8", -127, 127)
-    if ties:
-        wsc = 2.0 ** -rng.integers(0, 3, cout) if per_channel else np.array([0.25])
-    else:
-        wsc = rng.uniform(0.004, 0.02, cout) if per_channel else np.array([0.01])
-    wsc = wsc.astype(np.float32)
+    w, wzp, wsc = conv_filter(rng, dt, ws, cout, per_channel, ties, w_zp)
     taps = -(-ws[1] // stride[0]) * -(-ws[2] // stride[1]) * ws[3]
-    if ties:
-        ysc = xsc * 2.0 ** int(rng.integers(1, 4))
-        x = qrand(rng, xs, dt, xzp - 40, xzp + 40) if dt != "int16" else qrand(rng, xs, dt, -60, 60)
-    else:
-        x_std, target = (74.0, 40.0) if dt != "int16" else (18900.0, 8000.0)
-        ysc = xsc * float(wsc.mean()) * np.sqrt(taps) * x_std * 73.0 / target
-        x = qrand(rng, xs, dt)
+    x, ysc = conv_input(rng, xs, dt, xsc, xzp, wsc, taps, ties)
     oh, ow = out_hw or (natural(xs[1], ws[1], stride[0], padding),
                         natural(xs[2], ws[2], stride[1], padding))
     out = (xs[0], oh, ow, cout)
@@ -149,12 +132,6 @@ def test_dynamic_output_shape(form):
     runs = [[np.array([1, 8, 8, 9], I32), x], [np.array([1, 7, 7, 9], I32), x],
             [np.array([1, 8, 8, 9], I32), x]]
     check_runs(model, runs, "cpu")
-
-
-def compile_error(model: bytes) -> str:
-    with pytest.raises(CompileError) as info:
-        Session(model, backends="cpu")
-    return str(info.value)
 
 
 def test_refused():

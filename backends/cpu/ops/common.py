@@ -41,8 +41,7 @@ class CpuKernel(Kernel):
         if accepted is not None and operand.dtype not in accepted:
             names = ", ".join(sorted(str(d) for d in accepted))
             return False, f"cpu {op.type} supports {names}, not {operand.dtype}"
-        if operand.quant is not None and operand.dtype in (np.int8, np.uint8, np.int16) \
-                and not getattr(cls, "quantized", False):
+        if operand.is_quantized and not getattr(cls, "quantized", False):
             return False, f"cpu {op.type} has no quantized ({operand.dtype}) kernel yet"
         return True, ""
 
@@ -94,3 +93,24 @@ def conv_padding(padding: str, h: int, w: int, kh: int, kw: int, sh: int, sw: in
     if padding == "SAME":
         return same_padding(h, kh, sh, dh, oh) + same_padding(w, kw, sw, dw, ow)
     return 0, 0, 0, 0
+
+
+def pool_windows(params, x_shape, y_shape, fill, dtype):
+    """The windows of a 2-D pooling op: a padded NHWC buffer filled with `fill`, its interior
+    (where the input is copied) and one strided view per filter tap, each of the output's
+    shape. Returns (padded, interior, taps)."""
+    n, h, w, c = x_shape
+    _, oh, ow, _ = y_shape
+    kh, kw, sh, sw = params.filter_height, params.filter_width, params.stride_h, params.stride_w
+    pt, pb, pl, pr = conv_padding(params.padding, h, w, kh, kw, sh, sw, 1, 1, oh, ow)
+    padded = np.full((n, h + pt + pb, w + pl + pr, c), fill, dtype)
+    taps = [padded[:, i:i + (oh - 1) * sh + 1:sh, j:j + (ow - 1) * sw + 1:sw, :]
+            for i in range(kh) for j in range(kw)]
+    return padded, padded[:, pt:pt + h, pl:pl + w, :], taps
+
+
+def window_counts(taps: list, interior: np.ndarray) -> np.ndarray:
+    """Per output position, how many taps of its window fall on the input (not the padding):
+    the taps summed over an input of ones (this overwrites the interior)."""
+    interior[...] = 1
+    return sum(t[:1, :, :, :1] for t in taps)

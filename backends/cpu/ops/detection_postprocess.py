@@ -33,9 +33,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ....core.backend import Kernel
-from ....custom_ops import register_bundled
 from ....errors import ExecutionError
+from .bundled import BundledKernel, bundle
 
 CODE = "TFLite_Detection_PostProcess"
 F32, U8 = np.dtype(np.float32), np.dtype(np.uint8)
@@ -251,11 +250,15 @@ def nms_single(boxes: np.ndarray, scores: np.ndarray, max_out: int, opt: Options
     return selected
 
 
-class TFLiteDetectionPostProcess(Kernel):
-    """The bundled kernel; `infer_shapes` is its shape rule."""
+@bundle
+class TFLiteDetectionPostProcess(BundledKernel):
+    """The bundled kernel."""
+
+    code = CODE
+    parse_options = staticmethod(parse_options)
 
     @staticmethod
-    def supports(op, graph) -> tuple[bool, str]:
+    def check_op(op, graph) -> tuple[bool, str]:
         if len(op.inputs) != 3 or len(op.outputs) != 4 or min(op.inputs) < 0 \
                 or min(op.outputs) < 0:
             return False, ("needs 3 inputs (box encodings, class predictions, anchors) and 4 "
@@ -273,21 +276,16 @@ class TFLiteDetectionPostProcess(Kernel):
         for i in op.outputs:
             if graph.operands[i].dtype != F32:
                 return False, f"outputs are float32, not {graph.operands[i].type_name}"
-        try:
-            parse_options(op.params.get("custom_options", b""))
-        except ValueError as e:
-            return False, str(e)
         return True, ""
 
     @staticmethod
-    def infer_shapes(op, shapes, v):
-        opt = parse_options(op.params.get("custom_options", b""))
-        check_shapes(*(tuple(s) for s in shapes[:3]), opt)
-        return output_shapes(opt)
+    def shape_rule(options, shapes) -> list:
+        check_shapes(*(tuple(s) for s in shapes[:3]), options)
+        return output_shapes(options)
 
     def validate(self) -> None:
         try:
-            self.opt = parse_options(self.op.params.custom_options)
+            self.opt = self.options_of(self.op)
             if not self.dynamic:
                 check_shapes(*(tuple(t.shape) for t in self.inputs), self.opt)
         except ValueError as e:
@@ -354,5 +352,3 @@ class TFLiteDetectionPostProcess(Kernel):
                 picks[opt.max_classes_per_detection * o + col] = (anchor, cls)
         return picks, len(sel)
 
-
-register_bundled(CODE, TFLiteDetectionPostProcess)

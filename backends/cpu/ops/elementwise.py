@@ -6,6 +6,7 @@ from typing import Callable
 
 import numpy as np
 
+from ....core.backend.quantization import channel_axis, dequantize
 from .common import ANY, CpuKernel, clamp_activation, dtypes, register
 
 BOOL = dtypes("bool")
@@ -187,12 +188,7 @@ def _dequantize(kernel: CpuKernel) -> Callable:
     q = kernel.inputs[0].quant
     if q is None:
         return lambda x, out: np.copyto(out, x, casting="unsafe")
-    shape = [1] * len(kernel.inputs[0].shape)
-    if q.per_channel:
-        shape[q.axis] = -1
-    scale = q.scale.astype(np.float32).reshape(shape)
-    zp = q.zero_point.astype(np.float32).reshape(shape)
-    return lambda x, out: np.multiply(np.subtract(x, zp, dtype=np.float32), scale, out=out)
+    return lambda x, out: dequantize(x, q.scale, q.zero_point, channel_axis(q), out=out)
 
 
 UNARY: dict[str, Callable] = {
@@ -228,7 +224,7 @@ class ElementwiseUnaryLayer(CpuKernel):
         x = graph.operands[op.inputs[0]]
         if op.subtype == "DEQUANTIZE":
             return True, ""
-        if x.quant is not None and x.dtype in (np.int8, np.uint8, np.int16):
+        if x.is_quantized:
             return False, f"cpu has no quantized {op.subtype} kernel yet"
         return super().supports(op, graph)
 

@@ -12,7 +12,7 @@ import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
 from .common import CpuKernel, activation, conv_padding
-from .hybrid import I8, F32, HybridKernel, quantize_rows
+from .hybrid_base import F32, I8, HybridKernel, quantize_rows
 
 
 def _windows(xp: np.ndarray, oh: int, ow: int, kh: int, kw: int, sh: int, sw: int, dh: int,

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .hybrid_rnn_cell import (QMatrix, gather_hybrid_lstm, hybrid_lstm_sequence,
-                              hybrid_rnn_sequence)
+from .hybrid_rnn_cell import (HybridRecurrent, QMatrix, gather_hybrid_lstm,
+                              hybrid_lstm_sequence, hybrid_rnn_sequence)
 from .hybrid_svdf import HybridSvdf
 from .rnn import BidirectionalSequenceRnnLayer, RnnLayer, UnidirectionalSequenceRnnLayer
 from .rnn_lstm import (BidirectionalSequenceLstmLayer, LstmLayer, UnidirectionalSequenceLstmLayer,
@@ -24,9 +24,8 @@ F32 = np.dtype(np.float32)
 I8 = np.dtype(np.int8)
 
 
-class _HybridRecurrent:
-    """Mixin: accept int8 weights, read `asymmetric_quantize_inputs`, gather the (constant)
-    weights once at validation so malformed ones fail at compile time."""
+class _HybridRecurrent(HybridRecurrent):
+    """Accepts int8 weights; the data and state inputs stay float32."""
 
     @classmethod
     def supports(cls, op, graph):
@@ -41,22 +40,11 @@ class _HybridRecurrent:
         return True, ""
 
     def validate(self) -> None:
-        super().validate()
-        self.asym = bool(self.op.params.get("asymmetric_quantize_inputs", False))
-        if not self.constant:
-            raise self.fail("hybrid recurrent kernels need constant weights")
         for i in self.data_slots() + tuple(self.state_slots):
             t = self.slot(i)
             if t is not None and t.dtype != F32:
                 raise self.fail(f"input {i} must be float32, not {t.dtype}")
-        try:
-            self.weights = self.load()
-        except ValueError as e:
-            raise self.fail(str(e)) from None
-
-    def prepare(self) -> None:
-        if getattr(self, "weights", None) is None:
-            self.weights = self.load()
+        super().validate()
 
 
 # ---- LSTM family -------------------------------------------------------------------------------
@@ -93,10 +81,7 @@ class HybridBidirectionalSequenceLstm(_HybridRecurrent, BidirectionalSequenceLst
 
     def run(self) -> None:
         fw, bw = self.weights
-        x = self.seq(self.buf(0))
-        aux = None if self.slot(39) is None else self.seq(self.buf(39))
-        cross = aux is not None and fw.waux is None     # aux input feeds the backward direction
-        bw_x, aux = (aux, None) if cross else (x, aux)
+        x, bw_x, aux = self.sequences(fw.waux is not None)
         cell_clip, proj_clip = self.clips()
         out_f, h, c = hybrid_lstm_sequence(x, self.state(35), self.state(36), fw, self.act,
                                            cell_clip, proj_clip, self.asym, aux)
@@ -142,10 +127,7 @@ class HybridBidirectionalSequenceRnn(_HybridRecurrent, BidirectionalSequenceRnnL
 
     def run(self) -> None:
         fw, bw, (aux_f, aux_b) = self.weights
-        x = self.seq(self.buf(0))
-        aux = None if self.slot(9) is None else self.seq(self.buf(9))
-        cross = aux is not None and aux_f is None
-        bw_x, aux = (aux, None) if cross else (x, aux)
+        x, bw_x, aux = self.sequences(aux_f is not None)
         out_f, h = hybrid_rnn_sequence(x, self.state(4), *fw, self.act, self.asym, aux, aux_f)
         self.save(4, h)
         out_b, h = hybrid_rnn_sequence(bw_x, self.state(8), *bw, self.act, self.asym, aux, aux_b,

@@ -3,7 +3,7 @@ activations and state, int8 weight matrices with a per-tensor scale.
 
 Every matrix product W v of the float cells becomes, per time step: quantize each batch row of
 v to int8 (symmetric, or asymmetric with `asymmetric_quantize_inputs`; see
-hybrid.quantize_rows), accumulate int8 x int8 products exactly, subtract zero point x row sum
+hybrid_base.quantize_rows), accumulate int8 x int8 products exactly, subtract zero point x row sum
 of W, and rescale by float32(row scale x weight scale). Each product is accumulated onto the
 gate in turn (bias first, then input, aux input, recurrent state), as TFLite's kernels do.
 Peephole weights are int8 too and are dequantized (q * scale) before use; biases and layer-norm
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .hybrid import quantize_rows
+from .hybrid_base import quantize_rows, rescale
 from .rnn_cell import act_fn, layer_norm, sigmoid
 
 F32 = np.float32
@@ -54,11 +54,28 @@ class QRows:
 
     def times(self, w: QMatrix) -> np.ndarray:
         """float32 (batch, w.rows): the rescaled integer product of these rows and w^T."""
-        acc = self.q @ w.qt
-        if self.asym:
-            acc = acc - self.zp[:, None].astype(np.int64) * w.row_sums[None, :]
-        mult = (self.s * w.scale).astype(F32)
-        return acc.astype(F32) * mult[:, None]
+        return rescale(self.q @ w.qt, self.zp if self.asym else None, w.row_sums, self.s,
+                       w.scale)
+
+
+class HybridRecurrent:
+    """Mixin of the hybrid recurrent kernels (listed before the float kernel among the bases):
+    reads `asymmetric_quantize_inputs` and gathers the constant weights (`load`) once in
+    validate(), so that malformed ones fail at compile time."""
+
+    def validate(self) -> None:
+        super().validate()
+        self.asym = bool(self.op.params.get("asymmetric_quantize_inputs", False))
+        if not self.constant:
+            raise self.fail(f"hybrid {self.op.type} needs constant weights")
+        try:
+            self.weights = self.load()
+        except ValueError as e:
+            raise self.fail(str(e)) from None
+
+    def prepare(self) -> None:
+        if getattr(self, "weights", None) is None:
+            self.weights = self.load()
 
 
 def dequantize_vector(tensor) -> np.ndarray:
@@ -200,5 +217,5 @@ def hybrid_lstm_sequence(x: np.ndarray, h: np.ndarray, c: np.ndarray, w: HybridL
     return out, h, c
 
 
-__all__ = ["QMatrix", "QRows", "HybridLstmWeights", "gather_hybrid_lstm",
+__all__ = ["QMatrix", "QRows", "HybridRecurrent", "HybridLstmWeights", "gather_hybrid_lstm",
            "hybrid_lstm_sequence", "hybrid_rnn_sequence", "dequantize_vector"]

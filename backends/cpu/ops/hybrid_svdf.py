@@ -3,7 +3,7 @@ weights_feature and weights_time with a per-tensor scale; optional float32 bias.
 
 Follows TFLite's svdf.cc hybrid path (reference_ops::EvalHybridSVDF): the flat state is shifted
 left by one; unless the whole input is zero, each batch row is quantized to int8 (symmetric, or
-asymmetric with `asymmetric_quantize_inputs`: hybrid.quantize_rows), the int8 x int8 products
+asymmetric with `asymmetric_quantize_inputs`: hybrid_base.quantize_rows), the int8 x int8 products
 with weights_feature are accumulated exactly (minus zero point x row sum when asymmetric) and
 rescaled by float32(row scale x weights_feature scale); that feature column goes into the
 state's last memory slot. The rest is float: weights_time dequantized once (q * scale in
@@ -16,14 +16,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from .hybrid_rnn_cell import QMatrix, QRows
+from .hybrid_rnn_cell import HybridRecurrent, QMatrix, QRows
 from .rnn import SvdfLayer
 
 F32 = np.dtype(np.float32)
 I8 = np.dtype(np.int8)
 
 
-class HybridSvdf(SvdfLayer):
+class HybridSvdf(HybridRecurrent, SvdfLayer):
     """inputs (x (batch, n_input) float32, weights_feature (filters, n_input) int8,
     weights_time (filters, memory) int8, bias (units,) float32 optional, state
     (batch, filters * memory) float32 variable)."""
@@ -45,23 +45,12 @@ class HybridSvdf(SvdfLayer):
 
     def validate(self) -> None:
         super().validate()
-        self.asym = bool(self.op.params.get("asymmetric_quantize_inputs", False))
-        if not self.constant:
-            raise self.fail("hybrid SVDF needs constant weights")
-        try:
-            self.weights = self.load()
-        except ValueError as e:
-            raise self.fail(str(e)) from None
         if self.weights[0].rows != self.filters():
             raise self.fail(f"weights_feature has {self.weights[0].rows} rows, weights_time "
                             f"{self.filters()}")
 
     def filters(self) -> int:
         return int(self.inputs[2].shape[0])
-
-    def prepare(self) -> None:
-        if getattr(self, "weights", None) is None:
-            self.weights = self.load()
 
     def load(self):
         wf = QMatrix(self.slot(1), "weights_feature")

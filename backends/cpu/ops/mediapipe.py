@@ -12,8 +12,7 @@ import struct
 
 import numpy as np
 
-from ....core.backend import Kernel
-from ....custom_ops import register_bundled
+from .bundled import BundledKernel, bundle
 from .transpose_conv import TransposeConvPlan
 
 CODE = "Convolution2DTransposeBias"
@@ -52,29 +51,28 @@ def output_shape(x: tuple, w: tuple, padding: str, sh: int, sw: int) -> tuple[in
     return n, oh, ow, cout
 
 
-class Convolution2DTransposeBias(Kernel):
-    """The bundled kernel; `infer_shapes` is its shape rule."""
+@bundle
+class Convolution2DTransposeBias(BundledKernel):
+    """The bundled kernel."""
+
+    code = CODE
+    parse_options = staticmethod(parse_options)
 
     @staticmethod
-    def supports(op, graph) -> tuple[bool, str]:
+    def check_op(op, graph) -> tuple[bool, str]:
         if len(op.inputs) != 3 or len(op.outputs) != 1 or min(op.inputs) < 0:
             return False, "needs 3 inputs (input, weights, bias) and 1 output"
         for i in (*op.inputs, *op.outputs):
             if graph.operands[i].dtype != F32:
                 return False, f"supports float32 only, not {graph.operands[i].type_name}"
-        try:
-            parse_options(op.params.get("custom_options", b""))
-        except ValueError as e:
-            return False, str(e)
         return True, ""
 
     @staticmethod
-    def infer_shapes(op, shapes, v):
-        padding, sh, sw = parse_options(op.params.get("custom_options", b""))
-        return [output_shape(shapes[0], shapes[1], padding, sh, sw)]
+    def shape_rule(options, shapes) -> list:
+        return [output_shape(shapes[0], shapes[1], *options)]
 
     def validate(self) -> None:
-        self.padding, self.sh, self.sw = parse_options(self.op.params.custom_options)
+        self.padding, self.sh, self.sw = self.options_of(self.op)
         x, w, b = self.inputs
         if not self.dynamic:
             try:
@@ -102,5 +100,3 @@ class Convolution2DTransposeBias(Kernel):
         self.plan.compute(self.inputs[0].buffer, wmat, self.inputs[2].buffer,
                           self.outputs[0].buffer)
 
-
-register_bundled(CODE, Convolution2DTransposeBias)

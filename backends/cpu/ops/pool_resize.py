@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .common import ANY, CpuKernel, clamp_activation, conv_padding, register
+from .common import ANY, CpuKernel, clamp_activation, pool_windows, register, window_counts
 
 @register("Pool2D")
 class Pool2DLayer(CpuKernel):
@@ -17,26 +17,15 @@ class Pool2DLayer(CpuKernel):
         self.act = clamp_activation(self.op.params.get("fused_activation_function"))
 
     def prepare(self) -> None:
-        p = self.op.params
-        x, y = self.buf(0), self.out
-        n, h, w, c = x.shape
-        _, oh, ow, _ = y.shape
-        kh, kw, sh, sw = p.filter_height, p.filter_width, p.stride_h, p.stride_w
-        pt, pb, pl, pr = conv_padding(p.padding, h, w, kh, kw, sh, sw, 1, 1, oh, ow)
-        kind = self.op.subtype
-        fill = -np.inf if kind == "MAX_POOL_2D" else 0
-        self.padded = np.full((n, h + pt + pb, w + pl + pr, c), fill, x.dtype)
-        self.interior = self.padded[:, pt:pt + h, pl:pl + w, :]
-        self.taps = [self.padded[:, i:i + (oh - 1) * sh + 1:sh, j:j + (ow - 1) * sw + 1:sw, :]
-                     for i in range(kh) for j in range(kw)]
+        x = self.buf(0)
+        kind = self.kind = self.op.subtype
         self.combine = np.maximum if kind == "MAX_POOL_2D" else np.add
-        self.kind = kind
+        self.padded, self.interior, self.taps = pool_windows(
+            self.op.params, x.shape, self.out.shape, 0, x.dtype)
         if kind != "MAX_POOL_2D":
-            ones = np.zeros((h + pt + pb, w + pl + pr), np.float32)
-            ones[pt:pt + h, pl:pl + w] = 1
-            count = sum(ones[i:i + (oh - 1) * sh + 1:sh, j:j + (ow - 1) * sw + 1:sw]
-                        for i in range(kh) for j in range(kw))
-            self.inv_count = (1.0 / np.maximum(count, 1)).astype(x.dtype)[None, :, :, None]
+            count = window_counts(self.taps, self.interior)
+            self.inv_count = (1.0 / np.maximum(count, 1)).astype(x.dtype)
+        self.padded.fill(-np.inf if kind == "MAX_POOL_2D" else 0)
 
     def run(self) -> None:
         np.copyto(self.interior, self.inputs[0].buffer)

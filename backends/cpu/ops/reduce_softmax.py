@@ -23,11 +23,7 @@ class ReduceLayer(CpuKernel):
 
     def validate(self) -> None:
         self.fn = REDUCERS[self.op.subtype]
-        self.axes = None      # computed axes are read in every run
-        if self.inputs[1].is_constant:
-            raw = [int(a) for a in self.inputs[1].buffer.reshape(-1)]
-            if not self.inputs[0].is_dynamic:
-                self.axes = self.normalized(raw, len(self.inputs[0].shape), self.fail)
+        self.axes = None      # computed axes are read in every run; constant ones in prepare
 
     @staticmethod
     def normalized(raw: list[int], rank: int, error=ValueError) -> tuple[int, ...]:
@@ -42,7 +38,7 @@ class ReduceLayer(CpuKernel):
 
     def prepare(self) -> None:
         x = self.buf(0)
-        if self.inputs[1].is_constant and self.axes is None:   # input shape known only now
+        if self.inputs[1].is_constant:      # normalized for the input's current rank
             self.axes = self.normalized([int(a) for a in self.buf(1).reshape(-1)], x.ndim,
                                         self.fail)
         self.dst = None if self.axes is None else self.target(self.axes)

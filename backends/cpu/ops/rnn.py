@@ -7,7 +7,7 @@ import numpy as np
 
 from .common import register
 from .rnn_cell import F32, act_fn, rnn_sequence
-from .rnn_lstm import OneStep, OverSequence, RecurrentKernel, write_bidi
+from .rnn_lstm import BidirectionalKernel, OneStep, OverSequence, RecurrentKernel, write_bidi
 
 __all__ = ["RnnLayer", "UnidirectionalSequenceRnnLayer", "BidirectionalSequenceRnnLayer",
            "SvdfLayer"]
@@ -42,7 +42,7 @@ class UnidirectionalSequenceRnnLayer(OverSequence, RnnBase):
 
 
 @register("BidirectionalSequenceRNN")
-class BidirectionalSequenceRnnLayer(RecurrentKernel):
+class BidirectionalSequenceRnnLayer(BidirectionalKernel):
     """inputs: 0 x, 1-4 forward (weights, recurrent weights, bias, hidden state), 5-8 the
     backward ones, 9 aux input, 10/11 forward/backward aux weights (all three optional). An aux
     input without aux weights is the backward direction's input."""
@@ -50,18 +50,7 @@ class BidirectionalSequenceRnnLayer(RecurrentKernel):
     state_slots = (4, 8)
     required = tuple(range(9))
     max_inputs = 12
-
-    def data_slots(self) -> tuple[int, ...]:
-        return (0, 9)
-
-    def validate(self) -> None:
-        super().validate()
-        merge = bool(self.op.params.get("merge_outputs", False))
-        if len(self.outputs) != (1 if merge else 2):
-            raise self.fail(f"needs {1 if merge else 2} outputs with merge_outputs={merge}, "
-                            f"got {len(self.outputs)}")
-        if (self.slot(10) is None) != (self.slot(11) is None):
-            raise self.fail("aux weights must be given for both directions or neither")
+    aux_input, aux_weights = 9, (10, 11)
 
     def load(self):
         def get(i):
@@ -70,10 +59,7 @@ class BidirectionalSequenceRnnLayer(RecurrentKernel):
 
     def run(self) -> None:
         w = self.weights if self.weights is not None else self.load()
-        x = self.seq(self.buf(0))
-        aux = None if self.slot(9) is None else self.seq(self.buf(9))
-        cross = aux is not None and w[10] is None
-        bw_x, aux = (aux, None) if cross else (x, aux)
+        x, bw_x, aux = self.sequences(w[10] is not None)
         out_f, h = rnn_sequence(x, self.state(4), w[1], w[2], w[3], self.act, aux, w[10])
         self.save(4, h)
         out_b, h = rnn_sequence(bw_x, self.state(8), w[5], w[6], w[7], self.act, aux, w[11],

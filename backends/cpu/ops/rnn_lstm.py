@@ -159,6 +159,36 @@ class UnidirectionalSequenceLstmLayer(OverSequence, LstmBase):
     """An LSTM over a sequence."""
 
 
+class BidirectionalKernel(RecurrentKernel):
+    """Base of the bidirectional kernels: one output (merge_outputs) or two, the first aux
+    weights of both directions (slots `aux_weights`) given or absent together, and the input
+    sequence, aux input sequence at slot `aux_input`."""
+
+    aux_input = 0
+    aux_weights: tuple[int, int] = (0, 0)
+
+    def data_slots(self) -> tuple[int, ...]:
+        return (0, self.aux_input)
+
+    def validate(self) -> None:
+        super().validate()
+        merge = bool(self.op.params.get("merge_outputs", False))
+        if len(self.outputs) != (1 if merge else 2):
+            raise self.fail(f"needs {1 if merge else 2} outputs with merge_outputs={merge}, "
+                            f"got {len(self.outputs)}")
+        if (self.slot(self.aux_weights[0]) is None) != (self.slot(self.aux_weights[1]) is None):
+            raise self.fail("aux weights must be given for both directions or neither")
+
+    def sequences(self, aux_weighted: bool):
+        """(forward input, backward input, aux input of both directions or None), each
+        (time, batch, n): an aux input without aux weights is the backward direction's input."""
+        x = self.seq(self.buf(0))
+        aux = None if self.slot(self.aux_input) is None else self.seq(self.buf(self.aux_input))
+        if aux is not None and not aux_weighted:
+            return x, aux, None
+        return x, x, aux
+
+
 # BIDIRECTIONAL_SEQUENCE_LSTM slots: 1-17 forward weights (as LSTM's 1-17), 18-34 backward
 # ones, 35/36 forward state (h, c), 37/38 backward state, 39 aux input, 40-43 forward aux
 # weights, 44-47 backward aux weights.
@@ -166,25 +196,17 @@ BW = 17
 
 
 @register("BidirectionalSequenceLSTM")
-class BidirectionalSequenceLstmLayer(RecurrentKernel):
+class BidirectionalSequenceLstmLayer(BidirectionalKernel):
     state_slots = (35, 36, 37, 38)
+    aux_input, aux_weights = 39, (40, 44)
     max_inputs = 48
     required = (0, *[k for k in LSTM_REQUIRED if 0 < k < 18],
                 *[k + BW for k in LSTM_REQUIRED if 0 < k < 18], 35, 36, 37, 38)
-
-    def data_slots(self) -> tuple[int, ...]:
-        return (0, 39)
 
     def validate(self) -> None:
         super().validate()
         if len(self.inputs) != 48:
             raise self.fail(f"takes 48 inputs, got {len(self.inputs)}")
-        merge = bool(self.op.params.get("merge_outputs", False))
-        if len(self.outputs) != (1 if merge else 2):
-            raise self.fail(f"needs {1 if merge else 2} outputs with merge_outputs={merge}, "
-                            f"got {len(self.outputs)}")
-        if (self.slot(40) is None) != (self.slot(44) is None):
-            raise self.fail("aux weights must be given for both directions or neither")
 
     def direction(self, base: int, aux: int):
         slots = [None] + [self.slot(base + k) for k in range(1, 18)] + [None] * 6
@@ -195,11 +217,7 @@ class BidirectionalSequenceLstmLayer(RecurrentKernel):
 
     def run(self) -> None:
         fw, bw = self.weights if self.weights is not None else self.load()
-        x = self.seq(self.buf(0))
-        aux = None if self.slot(39) is None else self.seq(self.buf(39))
-        # aux input without aux weights: the backward direction reads it instead of the input
-        cross = aux is not None and fw.waux is None
-        bw_x, aux = (aux, None) if cross else (x, aux)
+        x, bw_x, aux = self.sequences(fw.waux is not None)
         cell_clip, proj_clip = self.clips()
         out_f, h, c = lstm_sequence(x, self.state(35), self.state(36), fw, self.act, cell_clip,
                                     proj_clip, aux)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .....core.backend.quantization import channel_axis, quantize
 from . import qmath
 from .base import Q_DTYPES, QuantKernel, is_quantized, qregister
 
@@ -38,8 +39,8 @@ class QuantizeLayer(QuantKernel):
         x, y = self.inputs[0], self.outputs[0]
         if x.dtype == F32:
             q = y.quant
-            self.fn = lambda a, out: np.copyto(out, qmath.quantize(
-                a, q.scale, q.zero_point, y.dtype, axis=q.axis if q.per_channel else None))
+            self.fn = lambda a, out: np.copyto(out, quantize(
+                a, q.scale, q.zero_point, y.dtype, channel_axis(q)))
             return
         real = np.float64(self.scale(x)) / np.float64(self.scale(y))
         m, s = qmath.quantize_multiplier(real)

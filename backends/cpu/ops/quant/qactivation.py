@@ -23,7 +23,7 @@ ABS (elementwise.cc AbsPrepare / AbsEval): int8, int16 (zero points 0). v = |x -
 NEG (neg.cc): int8 and int16 negate the stored integer (two's complement wrap, -(-128) = -128),
   ignoring the quantization parameters, as the interpreter does. uint8 ABS/NEG: refused there.
 
-Unary ops are precomputed into a table over every input value (qcompare.value_table).
+Unary ops are precomputed into a table over every input value (qlut_math.value_table).
 """
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ import numpy as np
 
 from . import qmath
 from .base import I8, I16, U8, QuantKernel, is_quantized, qregister
-from .qcompare import lookup, value_table
+from .qlut_math import lookup, value_table
 
 F32 = np.float32
 RELUS = ("RELU", "RELU6", "RELU_N1_TO_1", "RELU_0_TO_1")
@@ -61,18 +61,11 @@ class _UnaryTable(QuantKernel):
         """Read scales and zero points (after the common checks)."""
 
     def validate(self) -> None:
-        x, y = self.inputs[0], self.outputs[0]
-        name = self.op.subtype or self.op.type
-        if x.dtype != y.dtype:
-            raise self.fail(f"quantized {name}: input {x.dtype} and output {y.dtype} differ")
-        if y.quant is None:
-            raise self.fail(f"quantized {name}: output {y.name!r} has no quantization parameters")
-        if x.quant.per_channel or y.quant.per_channel:
-            raise self.fail(f"quantized {name} is per-tensor only")
+        x, y = self.unary_operands()
         self.xs, self.xz = self.scale(x), self.zero_point(x)
         self.ys, self.yz = self.scale(y), self.zero_point(y)
         if x.dtype == I16 and self.int16_zero_points and (self.xz or self.yz):
-            raise self.fail(f"int16 {name} needs zero points 0 on input and output (input "
+            raise self.fail(f"int16 {self.op.subtype} needs zero points 0 on input and output (input "
                             f"{self.xz}, output {self.yz}), as TFLite")
         self.configure_params()
         lo, hi = qmath.dtype_range(x.dtype)

@@ -28,7 +28,7 @@ import numpy as np
 
 from . import qmath, qpairtable
 from .base import I16, QuantKernel, qregister
-from .qbinary_math import (ELEMENTWISE, SCALAR_BROADCAST, loop_kinds,
+from .qbinary_math import (ELEMENTWISE, SCALAR_BROADCAST, common_scale, loop_kinds,
                            rescale_below_one, vector_input, vector_output)
 
 I64 = np.int64
@@ -71,12 +71,12 @@ class QuantAddSubLayer(qpairtable.TabulatedBinary, QuantKernel):
         s1, s2, so = self.scale(a), self.scale(b), self.scale(y)
         self.zp1, self.zp2, self.zpo = self.zero_point(a), self.zero_point(b), self.zero_point(y)
         self.pot = False
-        if a.dtype == I16 and not self.zp1 == self.zp2 == self.zpo == 0:
-            raise self.fail(f"int16 {self.op.subtype} needs zero points 0 (as TFLite)")
         if a.dtype == I16:
+            if not self.zp1 == self.zp2 == self.zpo == 0:
+                raise self.fail(f"int16 {self.op.subtype} needs zero points 0 (as TFLite)")
             pots = [_is_pot(s) for s in (s1, s2, so)]
             self.pot = (bool(self.op.params.get("pot_scale_int16", True))
-                        and all(p for p, _ in pots) and self.zp1 == self.zp2 == self.zpo == 0)
+                        and all(p for p, _ in pots))
             if self.pot:
                 self.shift1 = pots[0][1] - pots[2][1]
                 self.shift2 = pots[1][1] - pots[2][1]
@@ -85,11 +85,9 @@ class QuantAddSubLayer(qpairtable.TabulatedBinary, QuantKernel):
                     raise self.fail("int16 power-of-two ADD/SUB shifts only one input down")
                 return
         self.left_shift = 15 if a.dtype == I16 else 20
-        twice_max = 2.0 * max(s1, s2)
-        (self.m1, self.e1), (self.m2, self.e2), (self.mo, self.eo) = (
-            tuple(int(v) for v in qmath.quantize_multiplier(r)) for r in (
-                s1 / twice_max, s2 / twice_max,
-                twice_max / (float(1 << self.left_shift) * so)))
+        twice_max, (self.m1, self.e1), (self.m2, self.e2) = common_scale(s1, s2)
+        self.mo, self.eo = (int(v) for v in qmath.quantize_multiplier(
+            twice_max / (float(1 << self.left_shift) * so)))
         self.vec_flags = VECTOR_LOOPS.get((self.op.subtype, a.dtype))
         self.tabulate(a.dtype, bool(self.vec_flags))     # 8-bit: the arithmetic, tabulated
 
@@ -106,7 +104,7 @@ class QuantAddSubLayer(qpairtable.TabulatedBinary, QuantKernel):
         a, b = a.astype(I64), b.astype(I64)
         if self.pot:
             if self.shift1 == 0:
-                a, b = a, qmath.rounding_divide_by_pot(b, -self.shift2)
+                b = qmath.rounding_divide_by_pot(b, -self.shift2)
             else:
                 a = qmath.rounding_divide_by_pot(a, -self.shift1)
             r = np.clip(a - b if self.sub else a + b, -32768, 32767)

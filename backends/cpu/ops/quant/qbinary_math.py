@@ -39,21 +39,13 @@ def broadcast_plan(shape0, shape1) -> tuple[str, list[int]]:
     a, b = (s0, s1) if first else (s1, s0)
     y = [1, 1, 1, 1, 1]
     i = n - 1
-    while i >= 0 and a[i] == b[i]:
-        y[4] *= b[i]
-        i -= 1
-    while i >= 0 and a[i] == 1:
-        y[3] *= b[i]
-        i -= 1
-    while i >= 0 and a[i] == b[i]:
-        y[2] *= a[i]
-        i -= 1
-    while i >= 0 and b[i] == 1:
-        y[1] *= a[i]
-        i -= 1
-    while i >= 0 and a[i] == b[i]:
-        y[0] *= b[i]
-        i -= 1
+    # from the innermost axis: equal dims -> y4, a broadcast -> y3, equal -> y2, b broadcast
+    # -> y1, equal -> y0; an axis left over makes the broadcast generic
+    same, a_one, b_one = (lambda i: a[i] == b[i]), (lambda i: a[i] == 1), (lambda i: b[i] == 1)
+    for k, takes in zip((4, 3, 2, 1, 0), (same, a_one, same, b_one, same)):
+        while i >= 0 and takes(i):
+            y[k] *= b[i] if a[i] == 1 else a[i]
+            i -= 1
     return (GENERIC if i >= 0 else FIVEFOLD), y
 
 
@@ -89,6 +81,15 @@ def loop_kinds(shape0, shape1, out_shape, elementwise_width: int,
     if not mask.any():
         return None
     return np.where(mask, kind, SCALAR).astype(np.int8).reshape(out_shape)
+
+
+def common_scale(s1: float, s2: float) -> tuple[float, tuple[int, int], tuple[int, int]]:
+    """The rescale of two inputs into a common scale (add.cc / sub.cc / squared_difference.cc
+    Prepare, double math on the float32 scales): twice_max = 2 * max(s1, s2) and each input's
+    (multiplier, shift) of s_i / twice_max."""
+    twice_max = 2.0 * max(s1, s2)
+    m1, m2 = (tuple(int(v) for v in qmath.quantize_multiplier(s / twice_max)) for s in (s1, s2))
+    return twice_max, m1, m2
 
 
 def rescale_below_one(x: np.ndarray, multiplier, shift) -> np.ndarray:

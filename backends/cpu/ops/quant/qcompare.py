@@ -17,7 +17,7 @@ MAXIMUM / MINIMUM (maximum_minimum.cc): the raw stored integers are compared, wh
 scales and zero points of the inputs and the output (the interpreter checks none of them), for
 int8, uint8 and int16; the result is that raw value.
 
-Both rescaled inputs are precomputed as tables over every value of the dtype (`value_table`), so
+Both rescaled inputs are precomputed as tables over every value of the dtype (qlut_math.value_table), so
 a run is two lookups and one NumPy comparison.
 """
 from __future__ import annotations
@@ -28,6 +28,7 @@ import numpy as np
 
 from . import qmath
 from .base import I16, QuantKernel, is_quantized, qregister
+from .qlut_math import lookup, value_table
 
 COMPARE: dict[str, Callable] = {
     "EQUAL": np.equal, "NOT_EQUAL": np.not_equal, "LESS": np.less,
@@ -35,27 +36,6 @@ COMPARE: dict[str, Callable] = {
 COMPARISON_LEFT_SHIFT = 8
 # int16 comparisons that the interpreter runs on the raw values (no rescale)
 INT16_RAW = frozenset({"LESS", "LESS_EQUAL", "GREATER", "GREATER_EQUAL"})
-
-
-def _unsigned(dtype) -> np.dtype:
-    return np.dtype(f"uint{np.dtype(dtype).itemsize * 8}")
-
-
-def value_table(dtype, fn: Callable[[np.ndarray], np.ndarray], out_dtype=None) -> np.ndarray:
-    """fn evaluated on every value of the 8- or 16-bit `dtype`, ordered by the value's unsigned
-    bit pattern, so that `lookup(table, x)` indexes it with a view of x (no conversion)."""
-    u = _unsigned(dtype)
-    values = np.arange(1 << (8 * u.itemsize), dtype=np.int64).astype(u).view(dtype)
-    table = np.asarray(fn(values.astype(np.int64)))
-    return table.astype(out_dtype or dtype)
-
-
-def lookup(table: np.ndarray, x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
-    """table[x] for a table built by `value_table` over x's dtype."""
-    idx = x.view(_unsigned(x.dtype))
-    if out is None:
-        return np.take(table, idx)
-    return np.take(table, idx, out=out)
 
 
 def check_binary_operands(kernel: QuantKernel, what: str) -> None:

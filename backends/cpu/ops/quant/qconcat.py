@@ -31,39 +31,31 @@ class QConcat(QuantKernel, ConcatLayer):
         act = self.op.params.get("fused_activation_function")
         if act not in (None, "NONE"):
             raise self.fail(f"quantized CONCATENATION has no fused activation ({act})")
+        inv, self.zp = F32(1) / F32(self.scale(y)), self.zero_point(y)
+        self.rescale = []       # per input: None (copied) or uint8's float32 (scale, bias)
         for t in self.inputs:
             if t.dtype != y.dtype or t.quant is None:
                 raise self.fail(f"CONCATENATION input {t.name!r} ({t.dtype}) must be quantized "
                                 f"{y.dtype} like the output")
             if y.dtype != U8:
                 self.check_same_quant(t, y)
-        inv = F32(1) / F32(self.scale(y))
-        self.rescale = []
-        for t in self.inputs:
             same = self.scale(t) == self.scale(y) and self.zero_point(t) == self.zero_point(y)
             s = F32(self.scale(t)) * inv
             self.rescale.append(None if same else (s, F32(F32(-self.zero_point(t)) * s)))
-        self.act = None
 
     def prepare(self) -> None:
-        y = self.outputs[0]
-        zp = self.zero_point(y)
-        self.srcs = []
-        for t, r in zip(self.inputs, self.rescale):
-            if r is None:
-                self.srcs.append(t.buffer)
-                continue
-            s, bias = r
-            buf = np.empty(t.buffer.shape, y.dtype)
-
-            def fill(buf=buf, src=t, s=s, bias=bias) -> np.ndarray:
-                v = qmath.round_half_away(src.buffer.astype(F32) * s + bias)
-                return qmath.clamp_cast(v.astype(np.int64) + zp, 0, 255, y.dtype, out=buf)
-            self.srcs.append(fill)
+        ConcatLayer.prepare(self)       # self.srcs: the input buffers
+        self.requantized = []           # (input, scale, bias, its requantized copy in srcs)
+        for i, (t, r) in enumerate(zip(self.inputs, self.rescale)):
+            if r is not None:
+                self.srcs[i] = np.empty(t.buffer.shape, U8)
+                self.requantized.append((t, *r, self.srcs[i]))
 
     def run(self) -> None:
-        parts = [s() if callable(s) else s for s in self.srcs]
-        np.concatenate(parts, axis=self.axis, out=self.out)
+        for t, s, bias, buf in self.requantized:
+            v = qmath.round_half_away(t.buffer.astype(F32) * s + bias)
+            qmath.clamp_cast(v.astype(np.int64) + self.zp, 0, 255, U8, out=buf)
+        ConcatLayer.run(self)       # act is None: refused above
 
 
 @qregister("Pack")

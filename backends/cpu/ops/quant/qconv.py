@@ -119,57 +119,23 @@ class QConvBase(QuantKernel):
                             f"convolution without one; use a zero int32/int64 bias)")
         if y.dtype != x.dtype:
             raise self.fail(f"quantized {op}: output type {y.dtype} differs from input {x.dtype}")
-        if w.quant is None:
-            raise self.fail(f"quantized {op}: filter {w.name!r} has no quantization parameters")
-        if not (w.is_constant and b.is_constant):
-            raise self.fail(f"quantized {op} needs a constant filter and bias")
         want_w = U8 if x.dtype == U8 else I8
         if w.dtype != want_w:
             raise self.fail(f"quantized {op} with {x.dtype} input needs a {want_w} filter, "
                             f"not {w.dtype}")
-        want_b = np.dtype(np.int64) if x.dtype == I16 else np.dtype(np.int32)
-        if b.dtype != want_b:
-            raise self.fail(f"quantized {op} with {x.dtype} input needs an {want_b} bias, not "
-                            f"{b.dtype} (the interpreter reads int16x8 biases as int64)")
         cout = w.shape[self.filter_axis]
-        if int(np.prod(b.shape)) != cout:
-            raise self.fail(f"quantized {op}: bias has {int(np.prod(b.shape))} values for "
-                            f"{cout} output channels")
-        for t in (x, y):
-            if t.quant.per_channel:
-                raise self.fail(f"quantized {op}: {t.name!r} must be quantized per tensor")
-        ws = np.asarray(w.quant.scale, np.float32)
-        if ws.size not in (1, cout):
-            raise self.fail(f"quantized {op}: filter has {ws.size} scales for {cout} channels")
-        if ws.size > 1 and w.quant.axis != self.filter_axis:
-            raise self.fail(f"quantized {op}: filter quantized along axis {w.quant.axis}, "
-                            f"expected {self.filter_axis}")
-        in_s, out_s = self.scale(x), self.scale(y)
-        if not (np.all(ws > 0) and in_s > 0 and out_s > 0 and np.all(np.isfinite(ws))
-                and np.isfinite(in_s) and np.isfinite(out_s)):
-            raise self.fail(f"quantized {op}: scales must be positive and finite")
+        ws = self.filter_scales(x, w, y, cout, self.filter_axis)
+        if not (w.is_constant and b.is_constant):
+            raise self.fail(f"quantized {op} needs a constant filter and bias")
         wzp = np.asarray(w.quant.zero_point, I64)
-        if x.dtype == U8 and ws.size > 1:
-            raise self.fail(f"quantized uint8 {op} needs a per-tensor filter scale")
         if x.dtype != U8 and np.any(wzp != 0):
             raise self.fail(f"quantized {x.dtype} {op} needs filter zero points 0, got "
                             f"{sorted(set(wzp.tolist()))[:4]}")
-        if x.dtype == I16 and (self.zero_point(x) or self.zero_point(y)):
-            raise self.fail(f"quantized int16 {op} needs zero points 0 on input and output")
+        in_s, out_s = self.scale(x), self.scale(y)
         product = np.float64(in_s) * ws.astype(np.float64)
-        if b.quant is None:
-            if x.dtype == U8:
-                raise self.fail(f"quantized uint8 {op}: bias {b.name!r} has no scale (it must "
-                                f"be input scale * filter scale)")
-        elif x.dtype == U8:   # TFLite's GetQuantizedConvolutionMultipler check (uint8 only,
-            bs = np.asarray(b.quant.scale, np.float64)   # like the interpreter: int8/int16 run)
-            if bs.size not in (1, cout) or np.any(
-                    np.abs(product - bs) / np.float64(out_s) > 0.02):
-                raise self.fail(f"quantized {op}: bias scale {bs[:4].tolist()} is not input "
-                                f"scale * filter scale {product[:4].tolist()}")
-        real = np.broadcast_to(product / np.float64(out_s), (cout,))
-        self.mult, self.shift = qmath.quantize_multiplier(real)
-        self.bias = np.asarray(b.buffer, I64).reshape(cout)
+        self.check_bias(b, x, cout, product)
+        mult, shift = qmath.quantize_multiplier(np.broadcast_to(product / np.float64(out_s),
+                                                                (cout,)))
         self.xzp = self.zero_point(x)
         # filter minus its zero point, and the float type that keeps the GEMM exact
         wq = np.asarray(w.buffer, I64) - (int(wzp[0]) if x.dtype == U8 else 0)
@@ -179,7 +145,8 @@ class QConvBase(QuantKernel):
         bound = xabs * int(np.abs(wq).sum(axis=red).max(initial=0))
         self.acc_dtype = np.dtype(np.float32 if bound < F32_EXACT else np.float64)
         self.wf = wq.astype(self.acc_dtype)
-        self.requant = ConvRequant(self.mult, self.shift, self.bias, self.zero_point(y),
+        self.requant = ConvRequant(mult, shift, np.asarray(b.buffer, I64).reshape(cout),
+                                   self.zero_point(y),
                                    *self.qrange(y, self.op.params.fused_activation_function),
                                    mode="i64" if x.dtype == I16 else "q31",
                                    split=self.reference_split(cout))
@@ -187,6 +154,18 @@ class QConvBase(QuantKernel):
     def reference_split(self, cout: int) -> int:
         """The first output channel rescaled with the reference (away-from-zero) rounding."""
         return cout
+
+    def float_plan(self, layer_cls: type, xf: np.ndarray, yf: np.ndarray):
+        """The float kernel `layer_cls` prepared on the float buffers `xf` (x - x_zp, which
+        `run` fills) and `yf`, with the float filter; `prepare` then calls `hook`."""
+        fl = layer_cls.__new__(layer_cls)
+        fl.op, fl.act = self.op, None
+        fl.inputs = [_tensor(xf), _tensor(self.wf), None]
+        fl.outputs = [_tensor(yf)]
+        fl.prepare()
+        self.float_kernel, self.dest = fl, xf
+        self.x, self.zp = self.buf(0), self.acc_dtype.type(self.xzp)
+        return fl
 
     def hook(self, targets: list) -> None:
         """Route the float kernel's per-chunk `act(out)` calls to the requantization of that
@@ -206,6 +185,10 @@ class QConvBase(QuantKernel):
             requant(f, q, t, ng)
         self.float_kernel.act = act
 
+    def run(self) -> None:
+        np.subtract(self.x, self.zp, out=self.dest, dtype=self.acc_dtype)
+        self.float_kernel.run()
+
 
 @qregister("Conv2D")
 class QConv2DLayer(QConvBase):
@@ -220,18 +203,10 @@ class QConv2DLayer(QConvBase):
         super().validate()
 
     def prepare(self) -> None:
-        x, y = self.buf(0), self.out
-        dt = self.acc_dtype
-        fl = Conv2DLayer.__new__(Conv2DLayer)
-        fl.op, fl.act = self.op, None
-        fl.inputs = [_tensor(np.zeros(x.shape, dt)), _tensor(self.wf), None]
-        fl.outputs = [_tensor(np.empty(y.shape, dt))]
-        fl.prepare()
-        self.float_kernel = fl
-        self.x = x
-        if fl.pointwise or fl.pad.interior is None:
-            self.dest = fl.inputs[0].buffer
-        else:       # write x - zp straight into the zero-bordered copy: no refresh copy
+        dt, y = self.acc_dtype, self.out
+        fl = self.float_plan(Conv2DLayer, np.zeros(self.buf(0).shape, dt), np.empty(y.shape, dt))
+        if not fl.pointwise and fl.pad.interior is not None:
+            # write x - zp straight into the zero-bordered copy: no refresh copy
             self.dest, fl.pad.interior = fl.pad.interior, None
         y2d = y.reshape(-1, y.shape[3])
         targets, r = [], 0
@@ -239,8 +214,3 @@ class QConv2DLayer(QConvBase):
             targets.append((f, y2d[r:r + f.shape[0]]))
             r += f.shape[0]
         self.hook(targets)
-        self.zp = dt.type(self.xzp)
-
-    def run(self) -> None:
-        np.subtract(self.x, self.zp, out=self.dest, dtype=self.acc_dtype)
-        Conv2DLayer.run(self.float_kernel)

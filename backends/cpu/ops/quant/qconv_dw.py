@@ -18,7 +18,7 @@ import numpy as np
 
 from ..depthwise_conv2d import DepthwiseConv2DLayer
 from .base import I8, I16, U8, qregister
-from .qconv import QConvBase, _tensor
+from .qconv import QConvBase
 
 
 @qregister("DepthwiseConv2D")
@@ -45,25 +45,12 @@ class QDepthwiseConv2DLayer(QConvBase):
         return cout
 
     def prepare(self) -> None:
-        x, y = self.buf(0), self.out
-        dt = self.acc_dtype
-        fl = DepthwiseConv2DLayer.__new__(DepthwiseConv2DLayer)
-        fl.op, fl.act = self.op, None
-        self.xf = np.empty(x.shape, dt)
+        dt, y = self.acc_dtype, self.out
         yf = np.empty(y.shape, dt)
-        fl.inputs = [_tensor(self.xf), _tensor(self.wf), None]
-        fl.outputs = [_tensor(yf)]
-        fl.prepare()
-        self.float_kernel = fl
-        self.x = x
+        fl = self.float_plan(DepthwiseConv2DLayer, np.empty(self.buf(0).shape, dt), yf)
         row = yf.strides[1] if yf.ndim == 4 and yf.shape[1] else 1
         targets = []
         for f, _, _ in fl.bands:
             r0 = (f.__array_interface__["data"][0] - yf.__array_interface__["data"][0]) // row
             targets.append((f, y[:, r0:r0 + f.shape[1]]))
         self.hook(targets)
-        self.zp = dt.type(self.xzp)
-
-    def run(self) -> None:
-        np.subtract(self.x, self.zp, out=self.xf, dtype=self.acc_dtype)
-        DepthwiseConv2DLayer.run(self.float_kernel)

@@ -80,17 +80,8 @@ class QFullyConnectedLayer(QuantKernel):
         if len(w.shape) != 2:
             raise self.fail(f"weights must be 2-D, got {tuple(w.shape)}")
         units, depth = int(w.shape[0]), int(w.shape[1])
-        ws = np.asarray(w.quant.scale, np.float32).reshape(-1)
-        wz = np.asarray(w.quant.zero_point, np.int64).reshape(-1)
+        ws = self.filter_scales(x, w, y, units, 0)
         per_channel = ws.size > 1
-        if per_channel:
-            if x.dtype == U8:
-                raise self.fail("per-channel weights need int8 or int16 activations")
-            if ws.size != units or int(getattr(w.quant, "axis", 0) or 0) != 0:
-                raise self.fail(f"per-channel weight scales must run along axis 0 "
-                                f"({units} values), got {ws.size}")
-        if x.dtype == I16 and (self.zero_point(x) != 0 or self.zero_point(y) != 0):
-            raise self.fail("int16 FULLY_CONNECTED needs zero points 0 on input and output")
         bias_dt = None if bias is None else bias.dtype
         if bias is not None:
             allowed = (I32, I64) if x.dtype == I16 else (I32,)
@@ -98,7 +89,7 @@ class QFullyConnectedLayer(QuantKernel):
                 raise self.fail(f"bias must be {' or '.join(map(str, allowed))}, not {bias.dtype}")
             if tuple(bias.shape) and int(np.prod(bias.shape)) != units:
                 raise self.fail(f"bias has {int(np.prod(bias.shape))} values for {units} units")
-        w_zp = 0 if per_channel else int(wz[0])
+        w_zp = 0 if per_channel else self.zero_point(w)
         self.reference = x.dtype == I16 and (w_zp != 0 or bias_dt == I64)
         if self.reference and bias_dt == I32 and p.get("quantized_bias_type", "FLOAT32") != "INT32":
             # TFLite would read the int32 bias as int64 here
@@ -112,14 +103,9 @@ class QFullyConnectedLayer(QuantKernel):
             self.effective = np.float64(s_in) * w64 / np.float64(s_out)
         else:
             self.m, self.s = qmath.quantize_multiplier(fc_multipliers(s_in, ws, s_out))
-        self.depth, self.units = depth, units
-        self.keep = bool(p.get("keep_num_dims", False))
+        self.depth = depth
         self.x_bound = dtype_bound(x.dtype, self.x_zp)
-        self.wop = None
-
-    def prepare(self) -> None:
-        w = self.inputs[1]
-        self.wop = Operand(w.buffer.T, self.w_zp) if w.is_constant else None
+        self.wop = Operand(w.buffer.T, w_zp) if w.is_constant else None
 
     def run(self) -> None:
         x, y = self.buf(0), self.out

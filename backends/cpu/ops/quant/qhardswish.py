@@ -20,19 +20,12 @@ from __future__ import annotations
 import numpy as np
 
 from .base import I8, U8, QuantKernel, qregister
-from .qlut import _table_by_byte
+from .qfixed import pot16, srdhm16
+from .qlut_math import lookup, value_table
 from .qmath import quantize_multiplier, rounding_divide_by_pot
 
 F32 = np.float32
 I64 = np.int64
-
-
-def srdhm16(a, b) -> np.ndarray:
-    """gemmlowp SaturatingRoundingDoublingHighMul on int16 values."""
-    ab = np.asarray(a, I64) * np.asarray(b, I64)
-    s = ab + np.where(ab >= 0, 1 << 14, 1 - (1 << 14))
-    high = np.where(s >= 0, s >> 15, -((-s) >> 15))
-    return np.where((a == -32768) & (b == -32768), 32767, high)
 
 
 def sdhm16(a, b) -> np.ndarray:
@@ -40,10 +33,6 @@ def sdhm16(a, b) -> np.ndarray:
     ab = np.asarray(a, I64) * np.asarray(b, I64)
     high = np.where(ab >= 0, ab >> 15, -((-ab) >> 15))
     return np.where((a == -32768) & (b == -32768), 32767, high)
-
-
-def saturating_left_shift16(a, n: int) -> np.ndarray:
-    return np.clip(np.asarray(a, I64) << n, -32768, 32767)
 
 
 def downscale16(m: int) -> int:
@@ -68,10 +57,10 @@ def hard_swish_q(x, in_zp: int, out_zp: int, params, dtype) -> np.ndarray:
     pre = srdhm16(v, om)
     r = v
     if re > 0:
-        r = saturating_left_shift16(r, re - 1)
+        r = pot16(r, re - 1)
     r = srdhm16(r, rm)
     if re > 0:
-        r = saturating_left_shift16(r, 1)
+        r = pot16(r, 1)
     if re < 0:
         r = rounding_divide_by_pot(r, -re)
     r = (r + (1 << 15)) >> 1
@@ -85,22 +74,15 @@ class QHardSwish(QuantKernel):
     dtypes = frozenset({I8, U8})
 
     def validate(self) -> None:
-        x, y = self.inputs[0], self.outputs[0]
-        if x.dtype != y.dtype:
-            raise self.fail(f"HARD_SWISH: input {x.dtype} and output {y.dtype} differ")
-        if x.quant.per_channel or y.quant.per_channel:
-            raise self.fail("HARD_SWISH is quantized per tensor only")
+        x, y = self.unary_operands()
         xs, ys = self.scale(x), self.scale(y)
         params = hard_swish_params(xs, ys)
         if params[1] > 0:
             raise self.fail(f"quantized HARD_SWISH needs an output scale above input scale / 128 "
                             f"(input scale {xs}, output scale {ys}): the interpreter refuses "
                             f"a multiplier input_scale / (128 * output_scale) >= 1")
-        info = np.iinfo(x.dtype)
-        values = np.arange(int(info.min), int(info.max) + 1)
-        table = hard_swish_q(values, self.zero_point(x), self.zero_point(y), params, x.dtype)
-        self.table = _table_by_byte(table, x.dtype)
+        xz, yz = self.zero_point(x), self.zero_point(y)
+        self.table = value_table(x.dtype, lambda v: hard_swish_q(v, xz, yz, params, x.dtype))
 
     def run(self) -> None:
-        x, out = self.inputs[0].buffer, self.outputs[0].buffer
-        np.take(self.table, x.view(np.uint8), out=out)
+        lookup(self.table, self.inputs[0].buffer, out=self.outputs[0].buffer)

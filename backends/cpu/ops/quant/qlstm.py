@@ -31,7 +31,8 @@ import numpy as np
 
 from ..rnn_lstm import LstmBase, OverSequence
 from .base import I8, I16, QuantKernel, qregister
-from .qlstm_math import clip16, layer_norm, mbqm, rdbp, sigmoid16, tanh16, wrap16, wrap32
+from .qfixed import sigmoid16, tanh16, wrap16
+from .qlstm_math import clip16, layer_norm, mbqm, rdbp, wrap32
 from .qlstm_params import GATES, IntLstmParams
 from .qsvdf import int_matmul
 

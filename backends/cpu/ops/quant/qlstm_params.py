@@ -5,21 +5,13 @@ makes them), then QuantizeMultiplier; quantized clips truncated toward zero; lay
 variance guards max(1, int32(10000 * scale))."""
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from .qlstm_math import quantize_multiplier
+from .qlut_math import checked_log2
 
 F32 = np.float32
 GATES = "ifco"
-
-
-def checked_log2(x: float) -> tuple[int, bool]:
-    """CheckedLog2: the rounded log2 of x and whether x is (nearly) a power of two."""
-    v = float(F32(np.log(F32(x))) * F32(F32(1.0) / F32(np.log(F32(2.0)))))
-    r = math.copysign(math.floor(abs(v) + 0.5), v)
-    return int(r), bool(abs(float(F32(v - r))) < float(F32(1e-3)))
 
 
 def fmul(a, b) -> np.float32:
@@ -44,7 +36,7 @@ class IntLstmParams:
             inter = [F32(q.scale[0]) for q in inter_quant[:4]]
         inter.append(F32(inter_quant[4].scale[0]))
         self.hidden_zp = int(inter_quant[4].zero_point[0])
-        cs, ok = checked_log2(sc(c_state))
+        ok, cs = checked_log2(sc(c_state))
         if not ok:
             raise k.fail(f"integer LSTM needs a power-of-two cell state scale, got {sc(c_state)}")
         if not -15 <= cs <= -9:
@@ -83,4 +75,4 @@ class IntLstmParams:
         self.input_zp, self.state_zp = k.zero_point(x), k.zero_point(h_state)
 
 
-__all__ = ["IntLstmParams", "checked_log2"]
+__all__ = ["IntLstmParams"]

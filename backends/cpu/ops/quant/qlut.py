@@ -25,15 +25,6 @@ from . import qlut_math as qm
 from .base import I8, I16, U8, QuantKernel, qregister
 
 
-def _table_by_byte(table: np.ndarray, dtype) -> np.ndarray:
-    """Re-index a table ordered by value (min..max) by the value's byte (x.view(uint8))."""
-    info = np.iinfo(dtype)
-    byte = np.arange(int(info.min), int(info.max) + 1).astype(dtype).view(np.uint8)
-    out = np.empty(256, dtype)
-    out[byte] = table
-    return out
-
-
 class _LutKernel(QuantKernel):
     """A unary op run through a lookup table built in validate()."""
 
@@ -46,11 +37,7 @@ class _LutKernel(QuantKernel):
         """Refuse output parameters the interpreter refuses."""
 
     def validate(self) -> None:
-        x, y = self.inputs[0], self.outputs[0]
-        if x.dtype != y.dtype:
-            raise self.fail(f"{self.op.type}: input {x.dtype} and output {y.dtype} differ")
-        if x.quant.per_channel or y.quant.per_channel:
-            raise self.fail(f"{self.op.type} is quantized per tensor only")
+        x, y = self.unary_operands()
         xs, xz, ys, yz = self.scale(x), self.zero_point(x), self.scale(y), self.zero_point(y)
         if x.dtype == I16 and self.int16_zero_points and (xz or yz):
             raise self.fail(f"int16 {self.op.subtype} needs zero points 0 on input and output "
@@ -61,7 +48,7 @@ class _LutKernel(QuantKernel):
         if x.dtype == I16:
             self.table = qm.lut16(fn, xs, xz, ys, yz)
         else:
-            self.table = _table_by_byte(qm.lut8(fn, xs, xz, ys, yz, x.dtype), x.dtype)
+            self.table = qm.lut8(fn, xs, xz, ys, yz, x.dtype)
 
     def check_input(self, x: np.ndarray) -> None:
         """Runtime checks of the input values (none by default)."""
@@ -72,10 +59,10 @@ class _LutKernel(QuantKernel):
         if x.dtype == I16:
             np.copyto(out, np.clip(qm.lookup16(x, self.table), -32768, 32767), casting="unsafe")
         else:
-            np.take(self.table, x.view(np.uint8), out=out)
+            qm.lookup(self.table, x, out=out)
 
 
-# registered by qtanh16.QTanhAny (dispatch by dtype: int16 there, 8-bit here)
+@qregister("ElementwiseActivation.TANH", dtypes=(I8, U8))
 class QTanh(_LutKernel):
     dtypes = frozenset({I8, U8})
 
@@ -83,7 +70,7 @@ class QTanh(_LutKernel):
         return qm.tanhf
 
 
-# registered by qtanh16.QLogisticAny (dispatch by dtype: int16 there, 8-bit here)
+@qregister("ElementwiseActivation.LOGISTIC", dtypes=(I8, U8))
 class QLogistic(_LutKernel):
     dtypes = frozenset({I8, U8})
 
@@ -140,7 +127,7 @@ class _NonNegative:
                                  f"values only)")
 
 
-# registered by qlut2.QRsqrtAny (dispatch by dtype: int8 there, int16 here)
+@qregister("ElementwiseUnary.RSQRT", dtypes=(I16,))
 class QRsqrt(_NonNegative, _LutKernel):
     dtypes = frozenset({I16})
 

@@ -1,5 +1,7 @@
 """Lookup tables of TFLite's quantized transcendental kernels, built as its Prepare builds them.
 
+`value_table` / `lookup`: a function of an 8- or 16-bit value precomputed for every value and
+looked up through a view of the input (no conversion); the quantized unary kernels use them.
 8-bit (`lut8`): activations.cc PopulateLookupTable / common.h LUTPopulate for int8 and uint8 —
 for every input value v: d = input_scale * (v - input_zp) in float32, t = f(d) in float32,
 q = TfLiteRound(t * (1 / output_scale)) + output_zp (all float32), clamped.
@@ -38,6 +40,34 @@ def round_f32(x) -> np.float32:
     """TfLiteRound on a float: halves away from zero, result kept as float32."""
     x = float(x)
     return F(math.copysign(math.floor(abs(x) + 0.5), x))
+
+
+def checked_log2(x: float) -> tuple[bool, int]:
+    """CheckedLog2 (kernels/internal/common.h) in float32: (is a power of two, rounded log2)."""
+    log2 = F(logf(F(x)) * F(F(1) / logf(F(2))))
+    rounded = round_f32(log2)
+    return bool(abs(F(log2 - rounded)) < F(1e-3)), int(rounded)
+
+
+def _unsigned(dtype) -> np.dtype:
+    return np.dtype(f"uint{np.dtype(dtype).itemsize * 8}")
+
+
+def value_table(dtype, fn: Callable[[np.ndarray], np.ndarray], out_dtype=None) -> np.ndarray:
+    """fn evaluated on every value of the 8- or 16-bit `dtype`, ordered by the value's unsigned
+    bit pattern, so that `lookup(table, x)` indexes it with a view of x (no conversion)."""
+    u = _unsigned(dtype)
+    values = np.arange(1 << (8 * u.itemsize), dtype=np.int64).astype(u).view(dtype)
+    table = np.asarray(fn(values.astype(np.int64)))
+    return table.astype(out_dtype or dtype)
+
+
+def lookup(table: np.ndarray, x: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+    """table[x] for a table built by `value_table` over x's dtype."""
+    idx = x.view(_unsigned(x.dtype))
+    if out is None:
+        return np.take(table, idx)
+    return np.take(table, idx, out=out)
 
 
 # ----------------------------------------------------------------- the float transforms
@@ -79,15 +109,15 @@ def rsqrt_or(ceiling: np.float32) -> Callable:
 # ----------------------------------------------------------------- the tables
 def lut8(fn: Callable, in_scale: float, in_zp: int, out_scale: float, out_zp: int,
          dtype) -> np.ndarray:
-    """The 256-entry table, indexed by (value - dtype min), as an array of `dtype`."""
+    """The 256-entry `value_table` of `dtype` (look it up with `lookup`)."""
     info = np.iinfo(np.dtype(dtype))
     inverse = F(1) / F(out_scale)
-    table = np.empty(256, np.int64)
-    for k, v in enumerate(range(int(info.min), int(info.max) + 1)):
+
+    def q(v: int) -> int:
         d = F(F(v - in_zp) * F(in_scale))
-        q = int(F(round_f32(F(F(fn(d)) * inverse)) + F(out_zp)))
-        table[k] = min(max(q, int(info.min)), int(info.max))
-    return table.astype(dtype)
+        return min(max(int(F(round_f32(F(F(fn(d)) * inverse)) + F(out_zp))), int(info.min)),
+                   int(info.max))
+    return value_table(dtype, lambda values: np.array([q(int(v)) for v in values]))
 
 
 def lut16(fn: Callable, in_scale: float, in_zp: int, out_scale: float, out_zp: int) -> np.ndarray:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from .....core.backend.quantization import dequantize, quantize  # noqa: F401 (re-exported)
 
 INT32_MIN, INT32_MAX = -(1 << 31), (1 << 31) - 1
 I64 = np.int64

@@ -50,10 +50,10 @@ class QBatchMatMulLayer(QuantKernel):
             raise self.fail("quantized BATCH_MATMUL takes per-tensor scales only")
         p = self.op.params
         self.adj_x, self.adj_y = bool(p.get("adj_x", False)), bool(p.get("adj_y", False))
-        self.a_zp, self.b_zp = self.zero_point(a), self.zero_point(b)
-        self.raw = y.dtype == I32
+        self.raw = y.dtype == I32              # the int32 form ignores zero points
+        self.a_zp, self.b_zp = (0, 0) if self.raw else (self.zero_point(a), self.zero_point(b))
+        self.bop = Operand(self.rhs(b.buffer), self.b_zp) if b.is_constant else None
         if self.raw:
-            self.a_zp = self.b_zp = 0          # the int32 form ignores zero points
             return
         if y.quant is None:
             raise self.fail("output has no quantization parameters")
@@ -65,10 +65,6 @@ class QBatchMatMulLayer(QuantKernel):
         self.m, self.s = qmath.quantize_multiplier(real)
         self.lo, self.hi = qmath.dtype_range(y.dtype)
         self.a_bound = dtype_bound(a.dtype, self.a_zp)
-
-    def prepare(self) -> None:
-        b = self.inputs[1]
-        self.bop = Operand(self.rhs(b.buffer), self.b_zp) if b.is_constant else None
 
     def rhs(self, b: np.ndarray) -> np.ndarray:
         return np.swapaxes(b, -1, -2) if self.adj_y else b

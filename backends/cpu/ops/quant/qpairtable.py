@@ -1,9 +1,10 @@
-"""Lookup tables for 8-bit binary ops: the result of ADD/SUB/MUL on two 8-bit inputs depends
-only on the pair of input values and on which loop of TFLite's kernel computes the element
-(qbinary_math.loop_kinds: scalar, elementwise vector lanes, scalar-broadcast vector lanes). So
-a kernel evaluates its exact integer arithmetic once on all 65536 pairs per loop kind, and a run
-is one gather: out = table[kind, a, b]. Bit-identical to evaluating the arithmetic per element
-(the table is built by that very code), and ~10x faster than it on NumPy."""
+"""Lookup tables for 8-bit binary ops: the result of ADD/SUB/MUL (and int8 SQUARED_DIFFERENCE)
+on two 8-bit inputs depends only on the pair of input values and on which loop of TFLite's
+kernel computes the element (qbinary_math.loop_kinds: scalar, elementwise vector lanes,
+scalar-broadcast vector lanes). So a kernel evaluates its exact integer arithmetic once on all
+65536 pairs per loop kind, and a run is one gather: out = table[kind, a, b]. Bit-identical to
+evaluating the arithmetic per element (the table is built by that very code), and ~10x faster
+than it on NumPy."""
 from __future__ import annotations
 
 from typing import Callable
@@ -50,10 +51,11 @@ def lookup(table: np.ndarray, a: np.ndarray, b: np.ndarray, offsets: np.ndarray 
 
 
 class TabulatedBinary:
-    """Mixin of the 8-bit binary kernels (ADD/SUB, MUL): the subclass defines
-    `_compute(a, b, kinds, out)` (its exact arithmetic on raw inputs, loop kinds per element or
-    None), calls `tabulate` in validate and `set_kinds` in prepare; `run` then looks results up
-    (8-bit inputs) or computes them (int16)."""
+    """Mixin of the 8-bit binary kernels (ADD/SUB, MUL, SQUARED_DIFFERENCE): the subclass
+    defines `_compute(a, b, kinds, out)` (its exact arithmetic on raw inputs, loop kinds per
+    element or None), calls `tabulate` in validate and `set_kinds` (in prepare when the kinds
+    depend on the shapes); `run` then looks results up (8-bit inputs) or computes them
+    (int16)."""
 
     table: np.ndarray | None = None
 

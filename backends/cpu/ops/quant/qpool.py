@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..common import conv_padding
+from ..common import pool_windows, window_counts
 from . import qmath
 from .base import QuantKernel, qregister
 
@@ -22,6 +22,11 @@ I64 = np.int64
 
 
 class QPoolBase(QuantKernel):
+    """The window's valid taps (shifted views of a padded int64 copy of the input) combined
+    in place by `combine`, then `finish`ed and clamped."""
+
+    combine = staticmethod(np.maximum)     # in-place reduction of the taps
+
     def validate(self) -> None:
         x, y = self.inputs[0], self.outputs[0]
         if len(x.shape) != 4:
@@ -33,48 +38,41 @@ class QPoolBase(QuantKernel):
         self.lo, self.hi = self.qrange(y, self.op.params.get("fused_activation_function"))
 
     def prepare(self) -> None:
-        p = self.op.params
         x, y = self.buf(0), self.out
-        n, h, w, c = x.shape
-        _, oh, ow, _ = y.shape
-        kh, kw, sh, sw = p.filter_height, p.filter_width, p.stride_h, p.stride_w
-        pt, pb, pl, pr = conv_padding(p.padding, h, w, kh, kw, sh, sw, 1, 1, oh, ow)
         # TFLite clips each window to the input; windows entirely outside would be empty, but
         # SAME/VALID output sizes never produce them.
-        fill = np.iinfo(x.dtype).min if self.op.subtype == "MAX_POOL_2D" else 0
-        self.padded = np.full((n, h + pt + pb, w + pl + pr, c), fill, I64)
-        self.interior = self.padded[:, pt:pt + h, pl:pl + w, :]
-        self.taps = [self.padded[:, i:i + (oh - 1) * sh + 1:sh, j:j + (ow - 1) * sw + 1:sw, :]
-                     for i in range(kh) for j in range(kw)]
-        valid = np.zeros((h + pt + pb, w + pl + pr), I64)
-        valid[pt:pt + h, pl:pl + w] = 1
-        count = sum(valid[i:i + (oh - 1) * sh + 1:sh, j:j + (ow - 1) * sw + 1:sw]
-                    for i in range(kh) for j in range(kw))
-        self.count = np.maximum(count, 1)[None, :, :, None]
+        fill = np.iinfo(x.dtype).min if self.combine is np.maximum else 0
+        self.padded, self.interior, self.taps = pool_windows(self.op.params, x.shape, y.shape,
+                                                             fill, I64)
         self.acc = np.empty(y.shape, I64)
+
+    def finish(self, acc: np.ndarray) -> np.ndarray:
+        return acc
+
+    def run(self) -> None:
+        np.copyto(self.interior, self.inputs[0].buffer)
+        acc = self.acc
+        np.copyto(acc, self.taps[0])
+        for t in self.taps[1:]:
+            self.combine(acc, t, out=acc)
+        qmath.clamp_cast(self.finish(acc), self.lo, self.hi, self.out.dtype,
+                         out=self.outputs[0].buffer)
 
 
 @qregister("Pool2D.AVERAGE_POOL_2D")
 class QAveragePool2D(QPoolBase):
-    def run(self) -> None:
-        np.copyto(self.interior, self.inputs[0].buffer)
-        acc = self.acc
-        np.copyto(acc, self.taps[0])
-        for t in self.taps[1:]:
-            acc += t
+    combine = staticmethod(np.add)
+
+    def prepare(self) -> None:
+        super().prepare()
+        self.count = np.maximum(window_counts(self.taps, self.interior), 1)
+
+    def finish(self, acc: np.ndarray) -> np.ndarray:
         c = self.count
-        half = c // 2
-        mag = (np.abs(acc) + half) // c          # C truncation of (|sum| + count/2) / count
-        res = np.where(acc > 0, mag, -mag)
-        qmath.clamp_cast(res, self.lo, self.hi, self.out.dtype, out=self.outputs[0].buffer)
+        mag = (np.abs(acc) + c // 2) // c        # C truncation of (|sum| + count/2) / count
+        return np.where(acc > 0, mag, -mag)
 
 
 @qregister("Pool2D.MAX_POOL_2D")
 class QMaxPool2D(QPoolBase):
-    def run(self) -> None:
-        np.copyto(self.interior, self.inputs[0].buffer)
-        acc = self.acc
-        np.copyto(acc, self.taps[0])
-        for t in self.taps[1:]:
-            np.maximum(acc, t, out=acc)
-        qmath.clamp_cast(acc, self.lo, self.hi, self.out.dtype, out=self.outputs[0].buffer)
+    combine = staticmethod(np.maximum)

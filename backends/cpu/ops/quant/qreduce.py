@@ -34,6 +34,10 @@ F32 = np.float32
 
 
 class QReduce(QuantKernel):
+    """The quantized reductions' frame: constant axes are resolved, and the op's constants
+    (`constants`: count, multipliers, ...) computed, in prepare; computed axes in every run.
+    Subclasses define `reduce(x, axes, constants)`, the result with the reduced axes kept."""
+
     def validate(self) -> None:
         x, y = self.inputs[0], self.outputs[0]
         if x.dtype != y.dtype:
@@ -41,12 +45,8 @@ class QReduce(QuantKernel):
                             f"{x.dtype} and {y.dtype}")
         if x.dtype == I16 and (self.zero_point(x) != 0 or self.zero_point(y) != 0):
             raise self.fail(f"int16 {self.op.subtype} needs zero points 0")
-        self.axes = None
-        self.raw = None
-        if self.inputs[1].is_constant:
-            self.raw = [int(a) for a in self.inputs[1].buffer.reshape(-1)]
-            if not x.is_dynamic:
-                self.axes = ReduceLayer.normalized(self.raw, len(x.shape), self.fail)
+        self.raw = [int(a) for a in self.buf(1).reshape(-1)] if self.inputs[1].is_constant \
+            else None           # computed axes are read in every run
         self.in_zp, self.out_zp = self.zero_point(x), self.zero_point(y)
         self.lo, self.hi = qmath.dtype_range(y.dtype)
         self.setup()
@@ -54,34 +54,40 @@ class QReduce(QuantKernel):
     def setup(self) -> None:
         pass
 
-    def current_axes(self, x: np.ndarray) -> tuple[list[int], tuple[int, ...]]:
-        if self.axes is not None:
-            return self.raw, self.axes
-        raw = self.raw if self.raw is not None else [int(a) for a in self.buf(1).reshape(-1)]
-        return raw, ReduceLayer.normalized(raw, x.ndim, self.fail)
+    def prepare(self) -> None:
+        self.plan = None if self.raw is None else self.make_plan(self.raw, self.buf(0).shape)
+
+    def make_plan(self, raw: list[int], shape: tuple[int, ...]) -> tuple:
+        """(normalized axes, the op's constants) for raw axis values on an input shape."""
+        axes = ReduceLayer.normalized(raw, len(shape), self.fail)
+        n = int(np.prod([shape[a] for a in axes], dtype=np.int64))
+        return axes, self.constants(raw, axes, shape, n)
+
+    def constants(self, raw: list[int], axes: tuple[int, ...], shape: tuple[int, ...],
+                  n: int):
+        """What `reduce` needs besides the input and the axes (n: the reduced count)."""
+        return n
 
     def run(self) -> None:
-        x = self.inputs[0].buffer
-        raw, axes = self.current_axes(x)
-        res = self.reduce(x, raw, axes)
-        np.copyto(self.outputs[0].buffer, res.reshape(self.outputs[0].buffer.shape),
-                  casting="unsafe")
-
-    @staticmethod
-    def count(x: np.ndarray, axes) -> int:
-        return int(np.prod([x.shape[a] for a in axes], dtype=np.int64))
+        x, out = self.inputs[0].buffer, self.outputs[0].buffer
+        axes, constants = self.plan or self.make_plan(
+            [int(a) for a in self.buf(1).reshape(-1)], x.shape)
+        np.copyto(out, self.reduce(x, axes, constants).reshape(out.shape), casting="unsafe")
 
 
 @qregister("Reduce.REDUCE_MAX", "Reduce.REDUCE_MIN")
 class QReduceMaxMin(QReduce):
     def setup(self) -> None:
         self.check_same_quant(self.inputs[0], self.outputs[0])
-        if self.inputs[0].shape and 0 in self.inputs[0].shape:
-            raise self.fail("max/min over an empty tensor")
+        self.fn = np.max if self.op.subtype == "REDUCE_MAX" else np.min
 
-    def reduce(self, x, raw, axes):
-        fn = np.max if self.op.subtype == "REDUCE_MAX" else np.min
-        return fn(x, axis=axes, keepdims=True) if axes else x
+    def prepare(self) -> None:
+        if self.buf(0).size == 0:
+            raise self.fail("max/min over an empty tensor")
+        super().prepare()
+
+    def reduce(self, x, axes, n):
+        return self.fn(x, axis=axes, keepdims=True) if axes else x
 
 
 @qregister("Reduce.MEAN")
@@ -91,36 +97,38 @@ class QMean(QReduce):
         self.m, self.s = (int(v) for v in qmath.quantize_multiplier(
             np.float64(self.scale(x)) / np.float64(self.scale(y))))
 
-    def hw_fast_path(self, x: np.ndarray, raw: list[int]) -> bool:
-        return (x.dtype in (I8, U8) and x.ndim == 4 and self.op.params.keep_dims
-                and sorted(a % 4 for a in raw) == [1, 2] and len(raw) == 2)
+    def hw_fast_path(self, shape: tuple[int, ...], raw: list[int]) -> bool:
+        return (self.inputs[0].dtype in (I8, U8) and len(shape) == 4
+                and self.op.params.keep_dims and sorted(a % 4 for a in raw) == [1, 2]
+                and len(raw) == 2)
 
-    def reduce(self, x, raw, axes):
-        n = self.count(x, axes)
+    def constants(self, raw, axes, shape, n):
+        """None for an empty reduction; else (optimized HW mean?, M, shift, offset)."""
         if n == 0:
-            return np.zeros(self.outputs[0].buffer.shape, I64)
-        total = np.sum(x, axis=axes, keepdims=True, dtype=I64)
-        if self.hw_fast_path(x, raw):
-            return self.hw_mean(total, n)
-        m, s = self.m, self.s
-        k = min(n.bit_length() - 1, 32, 31 + s)
-        m, s = (m << k) // n, s - k
-        out = qmath.multiply_by_quantized_multiplier(total - n * self.in_zp, m, s) + self.out_zp
-        return np.clip(out, self.lo, self.hi)
+            return None
+        if self.hw_fast_path(shape, raw):
+            # optimized Mean4D: the uint8 MeanImpl arithmetic (int8 the same), float32 setup
+            xs, ys = F32(self.scale(self.inputs[0])), F32(self.scale(self.outputs[0]))
+            t = F32(F32(self.in_zp) * xs / ys)
+            t = t + F32(0.5) if t > 0 else t - F32(0.5)
+            m, s = qmath.quantize_multiplier(np.float64(F32(xs / F32(F32(n) * ys))))
+            return True, m, s, self.out_zp - int(t)
+        k = min(n.bit_length() - 1, 32, 31 + self.s)     # the 1 / count folded into M
+        return False, (self.m << k) // n, self.s - k, n * self.in_zp
 
-    def hw_mean(self, total: np.ndarray, n: int) -> np.ndarray:
-        """optimized Mean4D: the uint8 MeanImpl arithmetic (int8 the same), float32 setup."""
-        xs, ys = F32(self.scale(self.inputs[0])), F32(self.scale(self.outputs[0]))
-        t = F32(F32(self.in_zp) * xs / ys)
-        t = t + F32(0.5) if t > 0 else t - F32(0.5)
-        bias = self.out_zp - int(t)
-        m, s = qmath.quantize_multiplier(np.float64(F32(xs / F32(F32(n) * ys))))
-        depth = total.shape[-1]
-        k = qmath.vector_part(depth, 16)
-        acc = np.empty_like(total)
-        acc[..., :k] = qmath.multiply_by_quantized_multiplier_vector(total[..., :k], m, s)
-        acc[..., k:] = qmath.multiply_by_quantized_multiplier(total[..., k:], m, s)
-        return np.clip(acc + bias, self.lo, self.hi)
+    def reduce(self, x, axes, constants):
+        if constants is None:
+            return np.zeros(self.outputs[0].buffer.shape, I64)
+        hw, m, s, offset = constants
+        total = np.sum(x, axis=axes, keepdims=True, dtype=I64)
+        if hw:      # offset: the bias; depth 16 lanes at a time, the rest scalar
+            k = qmath.vector_part(total.shape[-1], 16)
+            acc = np.empty_like(total)
+            acc[..., :k] = qmath.multiply_by_quantized_multiplier_vector(total[..., :k], m, s)
+            acc[..., k:] = qmath.multiply_by_quantized_multiplier(total[..., k:], m, s)
+            return np.clip(acc + offset, self.lo, self.hi)
+        out = qmath.multiply_by_quantized_multiplier(total - offset, m, s) + self.out_zp
+        return np.clip(out, self.lo, self.hi)
 
 
 @qregister("Reduce.SUM")
@@ -129,14 +137,18 @@ class QSum(QReduce):
         if self.inputs[0].dtype == I16:
             self.check_same_quant(self.inputs[0], self.outputs[0])
 
-    def reduce(self, x, raw, axes):
-        total = np.sum(x, axis=axes, keepdims=True, dtype=I64) if axes else x.astype(I64)
-        bits = 8 * x.dtype.itemsize
-        if x.dtype == I16:
-            return qmath.wrap_int32(total << (32 - bits)) >> (32 - bits)
-        n = self.count(x, axes)
+    def constants(self, raw, axes, shape, n):
+        """None for int16; else the float32 (scale, bias)."""
+        if self.inputs[0].dtype == I16:
+            return None
         scale = F32(self.scale(self.inputs[0])) / F32(self.scale(self.outputs[0]))
-        bias = F32(F32(-self.in_zp) * scale) * F32(n)
+        return scale, F32(F32(-self.in_zp) * scale) * F32(n)
+
+    def reduce(self, x, axes, constants):
+        total = np.sum(x, axis=axes, keepdims=True, dtype=I64) if axes else x.astype(I64)
+        if constants is None:           # int16: the int16 sum, wrapping
+            return qmath.wrap_int32(total << 16) >> 16
+        scale, bias = constants
         with np.errstate(invalid="ignore", over="ignore"):
             v = total.astype(F32) * scale + bias
             r = qmath.round_half_away(v)
@@ -148,15 +160,20 @@ class QSum(QReduce):
 class QProd(QReduce):
     dtypes = frozenset({I8, I16})
 
-    def reduce(self, x, raw, axes):
-        n = self.count(x, axes)
-        if n == 0 or x.size == 0:
-            return np.zeros(self.outputs[0].buffer.shape, I64)
+    def constants(self, raw, axes, shape, n):
+        """None for an empty input or reduction; else (n, M, shift, axis order)."""
+        if n == 0 or 0 in shape:
+            return None
         real = np.float64(self.scale(self.inputs[0])) / np.power(
             np.float64(self.scale(self.outputs[0])), 1.0 / n)
         m, s = qmath.quantize_multiplier(real)
-        keep = [a for a in range(x.ndim) if a not in axes]
-        cols = np.transpose(x, keep + list(axes)).reshape(-1, n).astype(I64) - self.in_zp
+        return n, m, s, [a for a in range(len(shape)) if a not in axes] + list(axes)
+
+    def reduce(self, x, axes, constants):
+        if constants is None:
+            return np.zeros(self.outputs[0].buffer.shape, I64)
+        n, m, s, order = constants
+        cols = np.transpose(x, order).reshape(-1, n).astype(I64) - self.in_zp
         cur = cols[:, 0].copy()
         for j in range(1, n):
             cur = qmath.wrap_int32(qmath.multiply_by_quantized_multiplier_int64(

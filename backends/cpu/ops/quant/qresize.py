@@ -58,42 +58,28 @@ class QResizeBilinear(QuantKernel):
         _, h, w, _ = self.buf(0).shape
         _, oh, ow, _ = self.out.shape
         align, half = p.get("align_corners", False), p.get("half_pixel_centers", False)
-        if self.inputs[0].dtype == U8:
-            self.y0, self.y1, dy = interpolation(oh, h, align, half)
-            self.x0, self.x1, dx = interpolation(ow, w, align, half)
-            dy, dx = dy.astype(F32)[:, None], dx.astype(F32)[None, :]
-            one = F32(1)
-            self.weights = [((one - dy) * (one - dx))[None, :, :, None],
-                            ((one - dy) * dx)[None, :, :, None],
-                            (dy * (one - dx))[None, :, :, None],
-                            (dy * dx)[None, :, :, None]]
-            self.integer = False
-            return
-        sy, self.y0, self.y1 = integer_interpolation(oh, h, align, half)
-        sx, self.x0, self.x1 = integer_interpolation(ow, w, align, half)
-        fy = (sy - 1024 * self.y0)[:, None]
-        fx = (sx - 1024 * self.x0)[None, :]
-        self.weights = [((1024 - fy) * (1024 - fx))[None, :, :, None],
-                        ((1024 - fy) * fx)[None, :, :, None],
-                        (fy * (1024 - fx))[None, :, :, None],
-                        (fy * fx)[None, :, :, None]]
-        self.integer = True
-
-    def corners(self, x: np.ndarray, dtype) -> list[np.ndarray]:
-        top, bottom = x[:, self.y0].astype(dtype), x[:, self.y1].astype(dtype)
-        return [top[:, :, self.x0], top[:, :, self.x1], bottom[:, :, self.x0],
-                bottom[:, :, self.x1]]
+        self.integer = self.inputs[0].dtype != U8
+        if self.integer:        # fractions in 1/1024 steps
+            sy, self.y0, self.y1 = integer_interpolation(oh, h, align, half)
+            sx, self.x0, self.x1 = integer_interpolation(ow, w, align, half)
+            fy, fx, one = sy - 1024 * self.y0, sx - 1024 * self.x0, 1024
+        else:                   # float32 fractions
+            self.y0, self.y1, fy = interpolation(oh, h, align, half)
+            self.x0, self.x1, fx = interpolation(ow, w, align, half)
+            fy, fx, one = fy.astype(F32), fx.astype(F32), F32(1)
+        # the weights of the corners top-left, top-right, bottom-left, bottom-right
+        self.weights = [(wy[:, None] * wx[None, :])[None, :, :, None]
+                        for wy in (one - fy, fy) for wx in (one - fx, fx)]
 
     def run(self) -> None:
         x, out = self.inputs[0].buffer, self.outputs[0].buffer
+        dtype = I64 if self.integer else F32
+        top, bottom = x[:, self.y0].astype(dtype), x[:, self.y1].astype(dtype)
+        corners = (top[:, :, self.x0], top[:, :, self.x1], bottom[:, :, self.x0],
+                   bottom[:, :, self.x1])
+        s = sum(c * w for c, w in zip(corners, self.weights))     # left to right
         if self.integer:
-            c = self.corners(x, I64)
-            s = sum(ci * wi for ci, wi in zip(c, self.weights))
             res = _cdiv(s + np.where(s > 0, 1 << 19, -(1 << 19)), 1 << 20)
-            np.copyto(out, res, casting="unsafe")
-            return
-        c = self.corners(x, F32)
-        acc = c[0] * self.weights[0]
-        for ci, wi in zip(c[1:], self.weights[1:]):
-            acc = acc + ci * wi
-        np.copyto(out, (acc + F32(0.5)).astype(I64), casting="unsafe")
+        else:
+            res = (s + F32(0.5)).astype(I64)
+        np.copyto(out, res, casting="unsafe")

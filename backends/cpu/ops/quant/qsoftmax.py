@@ -2,7 +2,7 @@
 interpreter's optimized SoftmaxInt8LUT (activations.cc, kGenericOptimized):
 
   table[255 - v] = expf(-input_scale * beta * v) for v in 0..255 (float32, PopulateSoftmaxLookupTable)
-  per row: m = max of the inputs seen as bytes (int8 offset by 0x80),
+  per row: m = max of the inputs seen as bytes (int8 offset by 0x80; the offset cancels out),
            e_j = table[255 - m + byte_j], sum = e_0 + e_1 + ... in float32, left to right,
            inv = 1 / (sum * output_scale), p_j = e_j * inv (float32),
            int8: round(p_j) (halves away from zero) + zp; uint8: int(p_j + 0.5f); clamped.
@@ -19,12 +19,30 @@ from __future__ import annotations
 import numpy as np
 
 from . import qlut_math as qm
-from .base import I8, I16, U8, QuantKernel
+from .base import I8, I16, U8, QuantKernel, qregister
+from .qmath import round_half_away
 
 F32 = np.float32
 
 
-# registered by qsoftmax16.QSoftmaxAny (dispatch by dtype: int16 there, 8-bit here)
+def softmax_exp_table(input_scale: float, beta: float = 1.0) -> np.ndarray:
+    """PopulateSoftmaxLookupTable: table[255 - v] = expf(-input_scale * beta * v), float32."""
+    scale = F32(-F32(input_scale) * F32(beta))
+    table = np.empty(256, F32)
+    for v in range(256):
+        table[255 - v] = qm.expf(F32(scale * F32(v)))
+    return table
+
+
+def exp_rows(table: np.ndarray, v: np.ndarray):
+    """Per row of the last axis of 8-bit values v (int64): the row max m, e_j = table[255 - m +
+    v_j] and their float32 sum, added left to right: (m, e, sum), keeping the last axis."""
+    m = v.max(axis=-1, keepdims=True)
+    e = table[255 - m + v]
+    return m, e, np.cumsum(e, axis=-1, dtype=F32)[..., -1:]      # sequential float32 sum
+
+
+@qregister("Softmax", dtypes=(I8, U8))
 class QSoftmax(QuantKernel):
     dtypes = frozenset({I8, U8})
 
@@ -39,36 +57,22 @@ class QSoftmax(QuantKernel):
                               or abs(self.scale(y) - 1 / 256) > 0.001 / 256):
             raise self.fail(f"int8 SOFTMAX needs the output scale 1/256 and zero point -128, "
                             f"not {self.scale(y)} and {self.zero_point(y)}")
-        beta = F32(self.op.params.get("beta", 1.0))
-        scale = F32(-F32(self.scale(x)) * beta)
-        table = np.empty(256, F32)
-        for v in range(256):
-            table[255 - v] = qm.expf(F32(scale * F32(v)))
-        self.table = table
+        self.table = softmax_exp_table(self.scale(x), self.op.params.get("beta", 1.0))
         self.out_scale = F32(self.scale(y))
         self.zp = self.zero_point(y)
-        self.offset = 0x80 if x.dtype == I8 else 0
 
     def run(self) -> None:
         x, out = self.inputs[0].buffer, self.outputs[0].buffer
         if x.size == 0:
             return
-        b = x.view(np.uint8) ^ np.uint8(self.offset) if self.offset else x.view(np.uint8)
-        b = b.astype(np.int64)
-        m = b.max(axis=-1, keepdims=True)
-        e = self.table[255 - m + b]
-        total = np.cumsum(e, axis=-1, dtype=F32)[..., -1:]     # sequential float32 sum
+        _, e, total = exp_rows(self.table, x.astype(np.int64))
         inv = (F32(1) / (total * self.out_scale)).astype(F32)
         p = (e * inv).astype(F32)
         if out.dtype != U8:       # int8, and int16 (8-bit input, any output parameters)
-            q = qm_round(p).astype(np.int64) + self.zp
+            # std::round: halves away from zero (in float64, exact for float32 values)
+            q = round_half_away(p.astype(np.float64)).astype(np.int64) + self.zp
         else:       # the uint8 rounding of the interpreter adds no zero point
             q = np.trunc(p + F32(0.5)).astype(np.int64)
         info = np.iinfo(out.dtype)
         np.copyto(out, np.clip(q, info.min, info.max), casting="unsafe")
 
-
-def qm_round(p: np.ndarray) -> np.ndarray:
-    """std::round on float32 values (halves away from zero)."""
-    p = p.astype(np.float64)     # exact for float32 values; floor(x + 0.5) in float32 is not
-    return np.sign(p) * np.floor(np.abs(p) + 0.5)

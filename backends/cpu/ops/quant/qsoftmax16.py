@@ -19,11 +19,10 @@ import math
 
 import numpy as np
 
-from .base import I8, I16, U8, QuantKernel, qregister
-from .qdispatch import ByDtype
+from .base import I16, QuantKernel, qregister
+from .qfixed import bit_length
 from .qlut_math import lookup16
 from .qmath import multiply_by_quantized_multiplier, quantize_multiplier
-from .qsoftmax import QSoftmax
 
 F32 = np.float32
 
@@ -53,10 +52,7 @@ EXP_LUT = gen_lut16(math.exp, -10.0, 0.0)
 RECIPROCAL_LUT = gen_lut16(lambda v: 1.0 / (1.0 + v), 0.0, 1.0)
 
 
-def bit_length32(v: np.ndarray) -> np.ndarray:
-    return np.frexp(v.astype(np.float64))[1].astype(np.int64)
-
-
+@qregister("Softmax", dtypes=(I16,))
 class QSoftmaxInt16(QuantKernel):
     dtypes = frozenset({I16})
 
@@ -85,15 +81,10 @@ class QSoftmaxInt16(QuantKernel):
         scaled = multiply_by_quantized_multiplier(diff, self.mult, self.shift) + 32767
         e = lookup16(np.clip(scaled, -32768, 32767), EXP_LUT)
         total = e.sum(axis=-1, keepdims=True)
-        headroom = 32 - bit_length32(total)                      # CountLeadingZeros
+        headroom = 32 - bit_length(total)                      # CountLeadingZeros
         shifted = ((total << (headroom - 1)) + (1 << 13)) >> 14
         recip = lookup16(np.clip(shifted - ((1 << 15) + (1 << 16)), -32768, 32767),
                          RECIPROCAL_LUT)
         right = 31 - headroom
         result = (e * recip + (np.int64(1) << (right - 1))) >> right
         np.copyto(out, np.clip(result, 0, 32767), casting="unsafe")
-
-
-@qregister("Softmax")
-class QSoftmaxAny(ByDtype):
-    impls = {I8: QSoftmax, U8: QSoftmax, I16: QSoftmaxInt16}

@@ -10,6 +10,8 @@ Eval (the reference kernel, scalar, for every shape and broadcast):
     x_i = MultiplyByQuantizedMultiplierSmallerThanOneExp((q_i - zp_i) << 7, M_i)
     out = MultiplyByQuantizedMultiplierSmallerThanOneExp((x1 - x2)^2, Mo) + zp_out, clamped to
     int8. Every rescale rounds halves away from zero.
+The result depends only on the pair of input values, so it is tabulated on all 65536 pairs
+(qpairtable; scalar loops only) and a run is one lookup.
 An output multiplier >= 1 (output scale below twice_max^2 / 2^14) aborts the interpreter:
 refused when the model is compiled.
 """
@@ -17,15 +19,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import qmath
+from . import qmath, qpairtable
 from .base import I8, QuantKernel, qregister
+from .qbinary_math import common_scale, rescale_below_one
 
 I64 = np.int64
 LEFT_SHIFT = 7
 
 
 @qregister("SquaredDifference")
-class QuantSquaredDifferenceLayer(QuantKernel):
+class QuantSquaredDifferenceLayer(qpairtable.TabulatedBinary, QuantKernel):
     """SQUARED_DIFFERENCE of two int8 tensors (see the module docstring)."""
 
     dtypes = frozenset({I8})
@@ -44,22 +47,20 @@ class QuantSquaredDifferenceLayer(QuantKernel):
         a, b, y = self.inputs[0], self.inputs[1], self.outputs[0]
         s1, s2, so = self.scale(a), self.scale(b), self.scale(y)
         self.zp1, self.zp2, self.zpo = self.zero_point(a), self.zero_point(b), self.zero_point(y)
-        twice_max = 2.0 * max(s1, s2)
+        twice_max, (self.m1, self.e1), (self.m2, self.e2) = common_scale(s1, s2)
         real_out = twice_max * twice_max / (float(1 << (2 * LEFT_SHIFT)) * so)
         if not real_out < 1.0:
             raise self.fail(f"int8 SQUARED_DIFFERENCE output scale {so} is too small for input "
                             f"scales {s1}, {s2} (output multiplier {real_out:.3g} >= 1; the "
                             f"interpreter aborts on it)")
-        (self.m1, self.e1), (self.m2, self.e2), (self.mo, self.eo) = (
-            tuple(int(v) for v in qmath.quantize_multiplier(r))
-            for r in (s1 / twice_max, s2 / twice_max, real_out))
+        self.mo, self.eo = (int(v) for v in qmath.quantize_multiplier(real_out))
+        self.tabulate(a.dtype, False)          # the reference kernel: scalar loops only
+        self.set_kinds(None)
 
-    def run(self) -> None:
-        rescale = qmath.multiply_by_quantized_multiplier_smaller_than_one
-        a, b = self.inputs[0].buffer.astype(I64), self.inputs[1].buffer.astype(I64)
-        out = self.outputs[0].buffer
-        x1 = rescale((a - self.zp1) << LEFT_SHIFT, self.m1, self.e1)
-        x2 = rescale((b - self.zp2) << LEFT_SHIFT, self.m2, self.e2)
+    def _compute(self, a: np.ndarray, b: np.ndarray, kinds, out: np.ndarray) -> None:
+        """The exact arithmetic on raw inputs a, b into out (kinds: always None)."""
+        x1 = rescale_below_one((a.astype(I64) - self.zp1) << LEFT_SHIFT, self.m1, self.e1)
+        x2 = rescale_below_one((b.astype(I64) - self.zp2) << LEFT_SHIFT, self.m2, self.e2)
         d = x1 - x2
-        r = rescale(d * d, self.mo, self.eo) + self.zpo
+        r = rescale_below_one(d * d, self.mo, self.eo) + self.zpo
         qmath.clamp_cast(np.broadcast_to(r, out.shape), -128, 127, out.dtype, out=out)

@@ -33,7 +33,7 @@ import numpy as np
 
 from ..transpose_conv import TransposeConvPlan, transpose_conv_shape, transpose_padding
 from . import qmath
-from .base import I8, I16, U8, Q_DTYPES, QuantKernel, is_quantized, qregister
+from .base import I8, I16, U8, QuantKernel, is_quantized, qregister
 from .qconv import ConvRequant
 from .qgemm import Operand, dtype_bound, exact_matmul, pick_float
 
@@ -71,12 +71,7 @@ class QTransposeConvLayer(QuantKernel):
         x = graph.operands[op.inputs[2]]
         if x.dtype not in cls.dtypes:
             return False, f"cpu quantized TransposeConv supports int8, uint8, int16, not {x.dtype}"
-        for i in op.outputs:
-            o = graph.operands[i]
-            if o.dtype in Q_DTYPES and o.quant is None:
-                return False, f"cpu quantized TransposeConv: output {o.name!r} ({o.dtype}) has " \
-                              f"no quantization parameters"
-        return True, ""
+        return cls.outputs_quantized(op, graph)
 
     # ------------------------------------------------------------------ checks and constants
     def validate(self) -> None:
@@ -92,9 +87,6 @@ class QTransposeConvLayer(QuantKernel):
         if y.dtype != x.dtype:
             raise self.fail(f"quantized TRANSPOSE_CONV: output type {y.dtype} differs from the "
                             f"input's {x.dtype}")
-        if w.quant is None:
-            raise self.fail(f"quantized TRANSPOSE_CONV: weights {w.name!r} have no quantization "
-                            f"parameters")
         if w.is_dynamic or len(w.shape) != 4 or x.is_dynamic or len(x.shape) != 4:
             raise self.fail("quantized TRANSPOSE_CONV needs 4-D input and weights of known shape")
         cout, cin = int(w.shape[0]), int(w.shape[3])
@@ -110,36 +102,23 @@ class QTransposeConvLayer(QuantKernel):
         act = p.get("fused_activation_function", "NONE") or "NONE"
         if act not in ACTIVATIONS:
             raise self.fail(f"quantized TRANSPOSE_CONV has no fused {act}")
-        for t in (x, y):
-            if t.quant.per_channel:
-                raise self.fail(f"quantized TRANSPOSE_CONV: {t.name!r} must be quantized per "
-                                f"tensor")
-        ws = np.asarray(w.quant.scale, np.float32).reshape(-1)
-        wzp = np.asarray(w.quant.zero_point, I64).reshape(-1)
-        if ws.size > 1:
-            if x.dtype == U8:
-                raise self.fail("quantized uint8 TRANSPOSE_CONV needs per-tensor weight scales "
-                                "(the interpreter accepts per-channel only for int8/int16)")
-            if ws.size != cout or int(w.quant.axis or 0) != 0:
-                raise self.fail(f"per-channel weight scales must run along axis 0 ({cout} "
-                                f"values), got {ws.size} along axis {w.quant.axis}")
+        ws = self.filter_scales(x, w, y, cout, 0)
         s_in, s_out = self.scale(x), self.scale(y)
-        if not (np.all(ws > 0) and np.all(np.isfinite(ws)) and s_in > 0 and s_out > 0
-                and np.isfinite(s_in) and np.isfinite(s_out)):
-            raise self.fail("quantized TRANSPOSE_CONV: scales must be positive and finite")
-        if x.dtype == I16 and (self.zero_point(x) or self.zero_point(y)):
-            raise self.fail("int16 TRANSPOSE_CONV needs zero points 0 on input and output")
-        self.check_bias(bias, x, cout, np.float64(np.float32(s_in) * ws[0]), s_out)
+        if bias is not None:
+            self.check_bias(bias, x, cout, np.float64(np.float32(s_in) * ws[0]))
+            if bias.quant is not None and np.any(bias.quant.zero_point != 0) and x.dtype != U8:
+                raise self.fail("quantized TRANSPOSE_CONV needs bias zero points 0")
         real = transpose_conv_multipliers(x.dtype, s_in, ws, s_out, cout)
         self.mult, self.shift = qmath.quantize_multiplier(real)
         self.mode = "i64" if x.dtype == I16 else "q31"
         if self.mode == "i64" and np.any(self.shift >= 15):
             raise self.fail("int16 TRANSPOSE_CONV: real multiplier too large (>= 2^14)")
-        self.split = cout - cout % VECTOR_CHANNELS if x.dtype == I8 else None
+        # int8 rescales the last cout % 8 channels with the reference rounding
+        self.split = cout - cout % VECTOR_CHANNELS if x.dtype == I8 else cout
         self.y_zp = self.zero_point(y)
         self.lo, self.hi = self.qrange(y, act)
         self.x_zp = self.zero_point(x)
-        self.w_zp = int(wzp[0]) if x.dtype == U8 else 0     # int8/int16 kernels ignore it
+        self.w_zp = self.zero_point(w) if x.dtype == U8 else 0   # int8/int16 kernels ignore it
         self.cout, self.cin = cout, cin
         # the weights as the GEMM's right-hand side [I, KH*KW*O], minus their zero point
         self.wop = Operand(TransposeConvPlan.weights(w.buffer), self.w_zp) if w.is_constant \
@@ -151,26 +130,6 @@ class QTransposeConvLayer(QuantKernel):
             self.requant = self.make_requant(None if bias is None else bias.buffer)
         else:
             self.requant = None
-
-    def check_bias(self, bias, x, cout: int, product: float, s_out: float) -> None:
-        if bias is None:
-            return
-        want = I64 if x.dtype == I16 else I32
-        if bias.dtype != want:
-            raise self.fail(f"quantized TRANSPOSE_CONV with {x.dtype} input needs an {want} "
-                            f"bias, not {bias.dtype} (the interpreter reads an int16x8 bias as "
-                            f"int64)")
-        if not bias.is_dynamic and int(np.prod(bias.shape)) != cout:
-            raise self.fail(f"bias has {int(np.prod(bias.shape))} values for {cout} output "
-                            f"channels")
-        if bias.quant is not None and np.any(np.asarray(bias.quant.zero_point) != 0) \
-                and x.dtype != U8:
-            raise self.fail("quantized TRANSPOSE_CONV needs bias zero points 0")
-        if x.dtype == U8:       # GetQuantizedConvolutionMultipler's check (0 without a scale)
-            bs = 0.0 if bias.quant is None else float(np.float32(bias.quant.scale[0]))
-            if abs(product - bs) / np.float64(s_out) > 0.02:
-                raise self.fail(f"quantized uint8 TRANSPOSE_CONV: bias scale {bs} is not input "
-                                f"scale * weight scale {product}")
 
     def make_requant(self, bias) -> ConvRequant:
         b = np.zeros(self.cout, I64) if bias is None else np.asarray(bias, I64).reshape(-1)
@@ -189,8 +148,7 @@ class QTransposeConvLayer(QuantKernel):
                                       p.stride_w, top, left)
         self.xf = np.empty(tuple(x.shape), acc_dtype) if self.ft is not None else None
         self.tmp = np.empty(out.shape, I64)
-        split = self.cout if self.split is None else self.split
-        self.neg = np.empty(out.shape[:3] + (self.cout - split,), I64)
+        self.neg = np.empty(out.shape[:3] + (self.cout - self.split,), I64)
         self.tail = None
         if x.dtype == U8 and out.size % VECTOR_VALUES:
             self.tail = np.unravel_index(np.arange(qmath.vector_part(out.size, VECTOR_VALUES),

@@ -1,0 +1,73 @@
+"""The shared harness of the recurrent-op tests: their state inputs are variable tensors that carry
+over from one run to the next, so a test runs one session several times, compares every run
+with consecutive invocations of one interpreter, then resets the state and checks that the first
+answer comes back."""
+from __future__ import annotations
+
+from typing import Callable
+
+import numpy as np
+
+import onert_py
+
+Compare = Callable[[list, list, str], None]     # (got outputs, expected outputs, label)
+
+
+def tflite_runs(model: bytes, runs: list[list[np.ndarray]]) -> list[list[np.ndarray]]:
+    """The outputs of consecutive invocations of one interpreter (state carried over)."""
+    from ai_edge_litert.interpreter import Interpreter, OpResolverType
+    interp = Interpreter(model_content=model, num_threads=1, experimental_op_resolver_type=(
+        OpResolverType.BUILTIN_WITHOUT_DEFAULT_DELEGATES))
+    interp.allocate_tensors()
+    results = []
+    for xs in runs:
+        for d, x in zip(interp.get_input_details(), xs):
+            interp.set_tensor(d["index"], x)
+        interp.invoke()
+        results.append([np.array(interp.get_tensor(d["index"]), copy=True)
+                        for d in interp.get_output_details()])
+    return results
+
+
+def kernel_names(session) -> set[str]:
+    """The class names of a session's kernels (found by walking its executor's attributes)."""
+    from onert_py.core.backend import Kernel
+    seen, found, todo = set(), set(), [session]
+    while todo:
+        obj = todo.pop()
+        if id(obj) in seen or isinstance(obj, (str, bytes, np.ndarray, int, float)):
+            continue
+        seen.add(id(obj))
+        if isinstance(obj, Kernel):
+            found.add(type(obj).__name__)
+        elif isinstance(obj, dict):
+            todo.extend(obj.values())
+        elif isinstance(obj, (list, tuple, set)):
+            todo.extend(obj)
+        elif hasattr(obj, "__dict__") and type(obj).__module__.startswith("onert_py"):
+            todo.extend(vars(obj).values())
+    return found
+
+
+def check_stateful(model: bytes, runs: list[list[np.ndarray]], compare: Compare,
+                   expected: list[list[np.ndarray]] | None = None,
+                   picked: Callable[[set[str]], bool] | None = None,
+                   distinct: bool = True) -> list[list[np.ndarray]]:
+    """Runs 1..n in one session match `expected` (default: the interpreter's consecutive
+    invocations) by `compare`; after a reset, run 1 again does. `picked(kernel names)` must hold
+    for the session's kernels when given; with `distinct`, the expected answers of runs 1 and 2
+    must differ (else the runs do not tell state apart). Returns the expected outputs."""
+    if expected is None:
+        expected = tflite_runs(model, runs)
+    session = onert_py.Session(model, backends="cpu")
+    if picked is not None:
+        names = kernel_names(session)
+        assert picked(names), f"the expected kernel was not picked: {sorted(names)}"
+    for k, (xs, exp) in enumerate(zip(runs, expected)):
+        compare([np.array(o, copy=True) for o in session.run(xs)], exp, f"run {k}")
+    if distinct and len(runs) > 1:
+        assert not all(np.allclose(a, b) for a, b in zip(expected[0], expected[1])), \
+            "the test runs do not tell state apart"
+    session.reset_state()
+    compare([np.array(o, copy=True) for o in session.run(runs[0])], expected[0], "after reset")
+    return expected
