@@ -3,14 +3,16 @@ from __future__ import annotations
 
 from . import errors
 from .errors import (BackendNotAvailableError, CompileError, ConfigError, ExecutionError,
-                     InputError, ModelLoadError, OnertPyError, UnsupportedOperationError)
+                     InputError, ModelLoadError, OnertPyError, SessionClosedError,
+                     UnsupportedOperationError)
 from .session import Session
 from .custom_ops import register_custom_op, unregister_custom_op  # noqa: F401
 from .tensorinfo import TensorInfo
 
 __version__ = "0.1.0"
 
-__all__ = ["Session", "TensorInfo", "errors", "OnertPyError", "ModelLoadError", "ConfigError",
+__all__ = ["Session", "TensorInfo", "errors", "OnertPyError", "SessionClosedError",
+           "ModelLoadError", "ConfigError",
            "BackendNotAvailableError", "CompileError", "UnsupportedOperationError",
            "InputError", "ExecutionError", "register_custom_op", "unregister_custom_op",
            "__version__"]

@@ -43,3 +43,7 @@ class InputError(OnertPyError, ValueError):
 
 class ExecutionError(OnertPyError):
     """A kernel failed while the model ran."""
+
+
+class SessionClosedError(OnertPyError, RuntimeError):
+    """A method of a Session was called after close()."""

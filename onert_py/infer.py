@@ -40,6 +40,8 @@ class session:  # noqa: N801 - the onert package's spelling
 
     def get_inputs_tensorinfo(self) -> list[tensorinfo]:
         g = self._session._graph
+        if g is None:                  # closed: the infos kept at close(), no signatures
+            return self._infos(self._session.inputs, [None] * len(self._session.inputs))
         sigs = [g.operands[i].shape_signature for i in g.inputs]
         if self._prepared:
             sigs = [None] * len(sigs)

@@ -49,6 +49,3 @@ class RssPoller:
     def __exit__(self, *exc: object) -> None:
         self._stop.set()
         self._thread.join()
-
-
-# ---------------------------------------------------------------- TFLite comparison

@@ -13,6 +13,8 @@ from .core.backend.state import reset_variables
 from .core.compiler import CompiledSubgraph, Compiler
 from .core.loader import load_model
 from .errors import CompileError, InputError, OnertPyError
+from .errors import SessionClosedError
+from .session_io import as_input_array, close_model, input_list
 from .explain import explain as explain_text
 from .tensorinfo import TensorInfo
 
@@ -30,14 +32,24 @@ class Session:
         """`float_io=True`: the quantized inputs and outputs of a quantized model take and give
         float32 arrays (quantized and dequantized by builtin Permutes with the model's scale and
         zero point); see also set_input_type / set_output_type."""
+        self._lock = threading.RLock()   # serialises run / resize / close across threads
+        self._compiler: Compiler | None = None
+        self._closed_info: tuple | None = None
         t0 = time.perf_counter()
         self._model = load_model(model)
         t1 = time.perf_counter()
-        self.config = config_mod.resolve(config, package=self._model.package_config,
-                                         backends=backends)
-        if not self.config.use_mmaped_data and self._model.path is not None:
-            self._model = load_model(model, use_mmap=False)
-        self._compiler: Compiler | None = Compiler(self._model, self.config)
+        try:
+            self.config = config_mod.resolve(config, package=self._model.package_config,
+                                             backends=backends)
+            if not self.config.use_mmaped_data and self._model.path is not None:
+                mapped, self._model = self._model, load_model(model, use_mmap=False)
+                close_model(mapped)
+            self._compiler = Compiler(self._model, self.config)
+        except BaseException as e:
+            close_model(self._model)
+            if isinstance(e, Exception) and not isinstance(e, OnertPyError):
+                raise _unexpected_compile_error(e) from e
+            raise
         self._graph = self._model.primary
         self._input_shapes = {i: tuple(self._graph.operands[i].shape) for i in self._graph.inputs}
         if float_io:
@@ -49,10 +61,10 @@ class Session:
         except BaseException as e:
             self._compiler.release()
             self._compiler = None
+            close_model(self._model)
             if isinstance(e, Exception) and not isinstance(e, OnertPyError):
                 raise _unexpected_compile_error(e) from e
             raise
-        self._lock = threading.Lock()
         self._closed_tracer = None
         # seconds spent loading the model file, and compiling it (config included)
         self.timings = {"load": t1 - t0, "compile": time.perf_counter() - t1}
@@ -64,6 +76,12 @@ class Session:
                                        os.path.basename(self._model.path or "model"))
 
     # ---- model description -------------------------------------------------------------
+    def _open(self) -> Compiler:
+        """The compiler of an open session; a clear error once the session is closed."""
+        if self._compiler is None:
+            raise SessionClosedError("this session is closed; create a new Session to run again")
+        return self._compiler
+
     def _info(self, index: int, lowered: int) -> TensorInfo:
         """The model's tensor `index` as the user sees it: shape and dtype from the compiled
         graph (float32 where the session converts), quantization from the model."""
@@ -75,25 +93,37 @@ class Session:
     @property
     def inputs(self) -> list[TensorInfo]:
         """Name, shape, dtype and quantization (scale, zero point; per channel with
-        quantized_dimension) of each input."""
-        return [self._info(i, i) for i in self._graph.inputs]
+        quantized_dimension) of each input. Still answers after close()."""
+        with self._lock:
+            if self._compiler is None and self._closed_info is not None:
+                return list(self._closed_info[0])
+            self._open()
+            return [self._info(i, i) for i in self._graph.inputs]
 
     @property
     def outputs(self) -> list[TensorInfo]:
-        lg = self._compiled.lowered.graph
-        return [self._info(o, lo) for o, lo in zip(self._graph.outputs, lg.outputs)]
+        with self._lock:
+            if self._compiler is None and self._closed_info is not None:
+                return list(self._closed_info[1])
+            self._open()
+            lg = self._compiled.lowered.graph
+            return [self._info(o, lo) for o, lo in zip(self._graph.outputs, lg.outputs)]
 
     def set_input_type(self, key: int | str, dtype: Any) -> None:
         """Pass input `key` as float32 (quantized by the session with the model's parameters) or
         as the model's own dtype again. onert's nnfw_set_input_type."""
-        self._set_io_type(self._graph.inputs[self._input_position(key)], dtype, "input")
+        with self._lock:
+            self._open()
+            self._set_io_type(self._graph.inputs[self._input_position(key)], dtype, "input")
 
     def set_output_type(self, key: int, dtype: Any) -> None:
         """Receive output `key` as float32 (dequantized) or as the model's own dtype."""
-        if not 0 <= key < len(self._graph.outputs):
-            raise InputError(f"output index {key} out of range; the model has "
-                             f"{len(self._graph.outputs)} outputs")
-        self._set_io_type(self._graph.outputs[key], dtype, "output")
+        with self._lock:
+            self._open()
+            if not 0 <= key < len(self._graph.outputs):
+                raise InputError(f"output index {key} out of range; the model has "
+                                 f"{len(self._graph.outputs)} outputs")
+            self._set_io_type(self._graph.outputs[key], dtype, "output")
 
     def _set_io_type(self, index: int, dtype: Any, what: str) -> None:
         o = self._graph.operands[index]
@@ -126,11 +156,12 @@ class Session:
     @property
     def backends(self) -> list[str]:
         """The backends that loaded, in preference order."""
-        return list(self._compiler.order)
+        return list(self._open().order)
 
     def explain(self) -> str:
         """Per op: the backend it runs on and why; the Permutes inserted."""
-        return explain_text(self._compiler, self._compiled)
+        with self._lock:
+            return explain_text(self._open(), self._compiled)
 
     # ---- shapes ------------------------------------------------------------------------
     def _input_position(self, key: int | str) -> int:
@@ -145,7 +176,11 @@ class Session:
 
     def set_input_shape(self, key: int | str, shape: Sequence[int]) -> None:
         """Resize one input (e.g. a new batch size); shapes are inferred and memory replanned."""
-        pos = self._input_position(key)
+        with self._lock:
+            self._open()
+            self._resize(self._input_position(key), shape)
+
+    def _resize(self, pos: int, shape: Sequence[int]) -> None:
         shape = tuple(int(d) for d in shape)
         index = self._graph.inputs[pos]
         declared = self._graph.operands[index]
@@ -167,36 +202,16 @@ class Session:
 
     # ---- running -----------------------------------------------------------------------
     def _bind_inputs(self, inputs: Sequence[np.ndarray] | Mapping[str, np.ndarray]) -> list:
+        """The user's inputs as arrays of the model's dtypes, in model input order (resizing
+        the session where the model's -1 dims allow). Rules: docs/robustness.md."""
         g = self._graph
         names = [g.operands[i].name for i in g.inputs]
-        if isinstance(inputs, Mapping):
-            unknown = sorted(set(inputs) - set(names))
-            missing = [n for n in names if n not in inputs]
-            if unknown or missing:
-                raise InputError(f"inputs by name: unknown {unknown}, missing {missing}; "
-                                 f"the model's inputs are {names}")
-            arrays = [inputs[n] for n in names]
-        elif isinstance(inputs, np.ndarray):
-            arrays = [inputs]
-        elif isinstance(inputs, (list, tuple)):
-            arrays = list(inputs)
-        else:
-            raise InputError(f"inputs must be a list of arrays (model input order) or a dict "
-                             f"name -> array, not {type(inputs).__name__}; the model's inputs "
-                             f"are {names}")
-        if len(arrays) != len(names):
-            raise InputError(f"the model has {len(names)} input(s) {names}, got {len(arrays)}")
+        arrays = input_list(inputs, names)
         out, resize = [], {}
         lg = self._compiled.lowered.graph
         for pos, (index, a) in enumerate(zip(g.inputs, arrays)):
             o = lg.operands[index]
-            if not isinstance(a, np.ndarray):
-                a = np.asarray(a)
-                if a.dtype != o.dtype and a.dtype.kind == o.dtype.kind:
-                    a = a.astype(o.dtype)
-            if a.dtype != o.dtype:
-                raise InputError(f"input {pos} ({o.name!r}): expected dtype {o.dtype}, got "
-                                 f"{a.dtype}")
+            a = as_input_array(a, o.dtype, f"input {pos} ({o.name!r})")
             expected = self._input_shapes[index]
             if tuple(a.shape) != expected:
                 if not _fits_signature(a.shape, o.shape_signature):
@@ -208,15 +223,15 @@ class Session:
                 resize[pos] = tuple(a.shape)
             out.append(a)
         for pos, shape in resize.items():     # -1 dims of the model: taken from the arrays
-            self.set_input_shape(pos, shape)
+            self._resize(pos, shape)
         return out
 
     def run(self, inputs: Sequence[np.ndarray] | Mapping[str, np.ndarray]) -> list[np.ndarray]:
-        """Run the model; returns fresh arrays in model output order."""
-        if self._compiler is None:
-            raise OnertPyError("this session is closed; create a new Session to run again")
-        arrays = self._bind_inputs(inputs)
+        """Run the model; returns fresh arrays in model output order. Thread-safe: calls from
+        several threads are serialised (one run at a time per session)."""
         with self._lock:
+            self._open()
+            arrays = self._bind_inputs(inputs)
             self._apply_threads()
             compiled = self._compiled
             for t, a in zip(compiled.inputs, arrays):
@@ -243,10 +258,9 @@ class Session:
     def reset_state(self) -> None:
         """Reset every variable tensor (RNN/LSTM/SVDF state) of every compiled subgraph to its
         initial value (the model's data, or zeros), as TFLite's ResetVariableTensors."""
-        if self._compiler is None:
-            raise OnertPyError("this session is closed; create a new Session to run again")
         with self._lock:
-            reset_variables([self._compiled, *self._compiler.children.values()])
+            compiler = self._open()
+            reset_variables([self._compiled, *compiler.children.values()])
 
     def trace_summary(self) -> str:
         """Where the time went, from the trace (config `tracing`): markdown tables of op
@@ -257,17 +271,39 @@ class Session:
                                "<trace.json> (or TRACING_MODE=1) to get a summary")
         return tracer.summary() if tracer.stats else ""
 
+    @property
+    def closed(self) -> bool:
+        return self._compiler is None
+
     def close(self) -> None:
-        """Release backend contexts, buffers and the model mapping."""
-        if getattr(self, "_compiler", None) is None:
+        """Release every backend context (primary and control-flow children), their buffers,
+        the executors' worker threads, this session's hold on each backend (the last session
+        out calls its onert_backend_destroy) and the model file mapping. Idempotent; waits for
+        a run in progress in another thread. Afterwards run() and the other methods raise
+        SessionClosedError; inputs, outputs and trace_summary() still answer."""
+        lock = getattr(self, "_lock", None)
+        if lock is None or getattr(self, "_compiler", None) is None:
             return
-        tracer = self._closed_tracer = self._compiler.tracer
-        if tracer is not None and tracer.events:
-            tracer.write()
-        self._compiled.release()
-        self._compiler.release()
-        self._model.close()
-        self._compiler = None
+        with lock:
+            if self._compiler is None:
+                return
+            compiler, compiled, model = self._compiler, self._compiled, self._model
+            self._closed_info = ([self._info(i, i) for i in self._graph.inputs],
+                                 [self._info(o, lo) for o, lo in zip(
+                                     self._graph.outputs, compiled.lowered.graph.outputs)])
+            self._closed_repr = (model.path or "<bytes>", list(compiler.order))
+            self._compiler = self._compiled = self._graph = self._model = None
+            tracer = self._closed_tracer = compiler.tracer
+            try:
+                if tracer is not None and tracer.events:
+                    tracer.write()
+            finally:
+                try:
+                    compiled.release()
+                finally:
+                    compiler.release()
+                    del compiler, compiled
+                    close_model(model)
 
     def __del__(self) -> None:
         try:
@@ -282,6 +318,9 @@ class Session:
         self.close()
 
     def __repr__(self) -> str:
+        if self._compiler is None:
+            path, backends = getattr(self, "_closed_repr", ("?", []))
+            return f"Session({path}, backends={backends}, closed)"
         return (f"Session({self._model.path or '<bytes>'}, backends={self.backends}, "
                 f"inputs={len(self._graph.inputs)}, outputs={len(self._graph.outputs)})")
 
@@ -300,4 +339,4 @@ def _unexpected_compile_error(e: Exception) -> CompileError:
     validate a malformed model) still surfaces as a CompileError, with the cause chained."""
     return CompileError(f"compiling the model failed: {type(e).__name__}: {e}")
 
-__all__ = ["Session", "TensorInfo", "OnertPyError", "CompileError"]
+__all__ = ["Session", "TensorInfo", "OnertPyError", "CompileError", "SessionClosedError"]

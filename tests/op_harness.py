@@ -16,8 +16,10 @@ from onert_py.model_builder import single_op_model
 from oracle import tflite_run
 
 # Every backend the op suite runs on; one that cannot load here is skipped, except those that
-# load on every machine (pure NumPy): a failure to load them fails the test
-BACKENDS: list[str] = ["cpu"]
+# load on every machine (pure NumPy): a failure to load them fails the test. A backend other
+# than cpu runs with cpu behind it (`[backend, "cpu"]`, as users run it); a test whose ops it
+# runs none of is skipped with the backend's reason, so a pass always means it computed.
+BACKENDS: list[str] = ["cpu", "acl_neon", "acl_cl"]
 ALWAYS_AVAILABLE = frozenset({"cpu"})
 
 # Tolerances by kind of computation (integer and bool outputs are always compared exactly).
@@ -52,12 +54,54 @@ def backend_or_skip(name: str) -> str:
     return name
 
 
+def with_fallback(backends: str | Sequence[str]) -> str | list[str]:
+    """A single backend other than cpu gets cpu behind it."""
+    if isinstance(backends, str) and backends not in ("cpu",) and ";" not in backends:
+        return [backends, "cpu"]
+    return backends
+
+
+def _require_ran_on(session: onert_py.Session, backends: str | Sequence[str]) -> None:
+    """Skip the test when a single non-cpu backend under test was given none of its ops."""
+    if not isinstance(backends, str) or backends == "cpu" or ";" in backends:
+        return
+    compiled = session._compiled
+    lowered = compiled.lowered
+    if not any(b == backends for b in lowered.op_backend.values()):
+        why = sorted({r for r in _refusals(session, backends)})
+        pytest.skip(f"{backends} runs none of this model's ops: {'; '.join(why) or 'not chosen'}")
+
+
+def _refusals(session: onert_py.Session, backend_id: str) -> list[str]:
+    """Why `backend_id` refused each op of the model (its supports() answers)."""
+    compiler = session._compiler
+    backend = compiler.backends.get(backend_id)
+    if backend is None:
+        return []
+    g = session._compiled.lowered.graph
+    out = []
+    for op in g.operations.values():
+        ok, why = backend.config.supports(op, g)
+        if not ok:
+            out.append(why)
+    return out
+
+
+def open_session(model: bytes, backends: str | Sequence[str] = "cpu",
+                 **kwargs: Any) -> onert_py.Session:
+    """A session for an op test: a single non-cpu backend gets cpu behind it, and the test is
+    skipped when that backend runs none of the model's ops (its reasons in the message)."""
+    session = onert_py.Session(model, backends=with_fallback(backends), **kwargs)
+    _require_ran_on(session, backends)
+    return session
+
+
 def run_onert(model: bytes, inputs: Sequence[np.ndarray],
               backends: str | Sequence[str] = "cpu", warmup: bool = True) -> list[np.ndarray]:
     """The outputs of `model` run by onert_py on `backends`. Inputs whose shape differs from
     the model's resize it first (set_input_shape). With `warmup`, the session first runs on
     other data (each input's values rolled by one), so state left over from a run would show."""
-    session = onert_py.Session(model, backends=backends)
+    session = open_session(model, backends)
     for pos, (info, x) in enumerate(zip(session.inputs, inputs)):
         if tuple(info.shape) != tuple(np.shape(x)):
             session.set_input_shape(pos, np.shape(x))

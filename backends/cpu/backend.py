@@ -12,7 +12,11 @@ def check_support(registry, op: Operation, graph: Graph, backend_id: str) -> tup
     if cls is None:
         return False, f"{backend_id} has no kernel for {op.type}" + (
             f".{op.subtype}" if op.subtype else "")
-    return cls.supports(op, graph)
+    try:
+        return cls.supports(op, graph)
+    except (IndexError, KeyError, ValueError, TypeError) as e:   # a malformed op (operands)
+        return False, (f"{backend_id} {op.type} cannot read the op's operands ({len(op.inputs)} "
+                       f"inputs, {len(op.outputs)} outputs): {type(e).__name__}: {e}")
 
 
 class CpuConfig(IConfig):

@@ -44,7 +44,13 @@ class BackendManager:
                     raise BackendNotAvailableError(
                         f"module {module.__name__} has no onert_backend_create()")
                 backend = create()
-                if not backend.config.initialize():
+                try:
+                    ok = backend.config.initialize()
+                except BaseException:
+                    _destroy_quietly(module, backend)
+                    raise
+                if not ok:
+                    _destroy_quietly(module, backend)    # created, so destroyed: no leaks
                     raise BackendNotAvailableError(backend.config.unavailable_reason or
                                                    "initialize() returned False")
             except BackendNotAvailableError as e:
@@ -72,6 +78,11 @@ class BackendManager:
             destroy = getattr(module, "onert_backend_destroy", None)
             if destroy is not None:
                 destroy(backend)
+
+    def get(self, backend_id: str) -> Backend | None:
+        """The loaded backend `backend_id` (None if it is not loaded)."""
+        entry = self._loaded.get(backend_id)
+        return entry[0] if entry else None
 
     def module_of(self, backend_id: str) -> ModuleType | None:
         """The module a loaded backend came from (None if it is not loaded)."""
@@ -105,6 +116,17 @@ class BackendManager:
         """Backend ids that can be found (not necessarily initialized)."""
         names = set(BUNDLED) | {ep.name for ep in entry_points(group=ENTRY_POINT_GROUP)}
         return sorted(names)
+
+
+def _destroy_quietly(module: ModuleType, backend: Backend) -> None:
+    """onert_backend_destroy for a backend that failed to initialize; its own failure is
+    secondary to the reason being recorded, so it is not raised."""
+    destroy = getattr(module, "onert_backend_destroy", None)
+    if destroy is not None:
+        try:
+            destroy(backend)
+        except Exception:
+            pass
 
 
 def _import_file(name: str, path: str) -> ModuleType:

@@ -37,9 +37,35 @@ class CompiledSubgraph:
     outputs: list = field(default_factory=list)
 
     def release(self) -> None:
-        self.executor.close()
-        for ctx in self.contexts.values():
-            ctx.release()
+        """Stop the executor (worker threads), release every backend context (buffers, device
+        objects), then break the reference cycles of the dead kernels and contexts (a kernel
+        keeps bound methods of itself, a context is kept by its kernels) so that their memory,
+        and the model mapping their constants view, go when the session drops them rather than
+        at the next garbage collection. Idempotent; the subgraph cannot run afterwards."""
+        executor, contexts = self.executor, self.contexts
+        if executor is None:
+            return
+        self.executor, self.contexts, self.inputs, self.outputs = None, {}, [], []
+        try:
+            executor.close()
+        finally:
+            try:
+                for ctx in contexts.values():
+                    ctx.release()
+            finally:
+                for step in getattr(executor, "steps", ()):
+                    _forget(step.kernel)
+                    _forget(step)
+                for ctx in contexts.values():
+                    _forget(ctx)
+                _forget(executor)
+
+
+def _forget(obj: object) -> None:
+    """Drop every attribute of a released object (kernels may use __slots__: then nothing)."""
+    attrs = getattr(obj, "__dict__", None)
+    if isinstance(attrs, dict):
+        attrs.clear()
 
 
 class Compiler:
@@ -194,9 +220,22 @@ class Compiler:
         return body
 
     def release(self) -> None:
-        for child in self.children.values():
-            child.release()
-        self.children.clear()
-        for bid in self.backends:
-            manager.release(bid)
-        self.backends.clear()
+        """Release the control-flow children compiled so far and this compiler's hold on each
+        backend (BackendManager calls onert_backend_destroy when the last holder goes). Every
+        step runs even if one fails; the first failure is raised at the end. Idempotent."""
+        errors: list[BaseException] = []
+        children, self.children = list(self.children.values()), {}
+        for child in children:
+            try:
+                child.release()
+            except Exception as e:     # release the rest, then report the first failure
+                errors.append(e)
+        backends, self.backends = list(self.backends), {}
+        for bid in backends:
+            try:
+                manager.release(bid)
+            except Exception as e:
+                errors.append(e)
+        self.state.clear()
+        if errors:
+            raise errors[0]

@@ -21,6 +21,7 @@ from ..ir import Graph, Operation
 
 Shape = tuple[int, ...]
 RULES: dict[str, Callable] = {}
+MAX_ELEMENTS = (2**63 - 1) // 16      # bytes of the widest dtype (complex128) fit in int64
 
 
 class Dynamic(Exception):
@@ -85,6 +86,13 @@ def _broadcast(op, shapes, v):
 def spatial(op: Operation, x: Shape, kh: int, kw: int, dh: int, dw: int, channels: int) -> Shape:
     """NHWC output of a sliding-window op (convolution, pooling) with the op's strides/padding."""
     p = op.params
+    if len(x) != 4:
+        raise ValueError(f"{op.name} needs a 4-D NHWC input, got shape {tuple(x)}")
+    for name, value in (("stride_h", p.stride_h), ("stride_w", p.stride_w),
+                        ("dilation_h_factor", dh), ("dilation_w_factor", dw),
+                        ("filter height", kh), ("filter width", kw)):
+        if value < 1:
+            raise ValueError(f"{name} is {value}; it must be at least 1")
     n, h, w, _ = x
     return (n, conv_out(h, kh, p.stride_h, dh, p.padding), conv_out(w, kw, p.stride_w, dw, p.padding),
             channels)
@@ -230,6 +238,9 @@ def infer_op(op: Operation, shapes: list, values) -> list[Shape]:
     for shape in out:
         if any(d < 0 for d in shape):
             raise ValueError(f"inferred a negative dimension {shape}")
+        if int(np.prod(shape, dtype=object)) > MAX_ELEMENTS:
+            raise ValueError(f"inferred shape {shape} has more elements than a 64-bit size can "
+                             f"count")
     return out
 
 

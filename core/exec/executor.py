@@ -13,11 +13,13 @@ lowered graph's order (Dataflow and Parallel live in dataflow.py).
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Callable
 
 from ...errors import ExecutionError, OnertPyError
 from ..backend import Kernel, host_array
+from ..backend.host_context import DEFAULT_MAX_TENSOR_BYTES
 
 
 class RuntimeValues:
@@ -74,12 +76,27 @@ class DynamicRun:
                                  f"failed for input shapes {shapes}: {e}") from e
         for t, shape in zip(k.outputs, out):
             if t is not None:
+                check_size(k, t, shape)
                 t.resize(shape)
         seen = tuple((t.shape, getattr(t, "version", 0)) for t in self.tensors)
         if seen != self.seen:
             k.prepare()
             self.seen = seen
         k.run()
+
+
+def check_size(kernel, tensor, shape) -> None:
+    """Refuse a run-time resize past the session's max_tensor_bytes, before allocating."""
+    ctx = getattr(kernel, "ctx", None)
+    options = getattr(getattr(ctx, "data", None), "options", None) or {}
+    limit = int(options.get("max_tensor_bytes", DEFAULT_MAX_TENSOR_BYTES))
+    nbytes = math.prod(int(d) for d in shape) * tensor.dtype.itemsize \
+        if tensor.dtype is not None else 0
+    if nbytes > limit:
+        op = kernel.op
+        raise ExecutionError(f"op #{op.index} {op.name}: output of shape {tuple(shape)} needs "
+                             f"{nbytes} bytes at run time, over the limit of {limit} (config "
+                             f"max_tensor_bytes)")
 
 
 @dataclass

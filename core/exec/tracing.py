@@ -26,6 +26,7 @@ class Tracer:
         self._lock = threading.Lock()
         self._local = threading.local()       # per OS thread: stack of child time of open spans
         self._t0 = time.perf_counter_ns()
+        self.syncs: dict[str, object] = {}       # backend id -> its config's sync (or None)
 
     def now_us(self) -> float:
         return (time.perf_counter_ns() - self._t0) / 1000.0
@@ -35,6 +36,17 @@ class Tracer:
             if name not in self.threads:
                 self.threads[name] = len(self.threads) + 1
             return self.threads[name]
+
+    def sync(self, backend: str) -> None:
+        """Wait for the work `backend` has queued (its config's sync()), so that an op's span
+        holds its device time and not only the time to enqueue it."""
+        fn = self.syncs.get(backend, self)
+        if fn is self:
+            from ..compiler.backend_manager import manager
+            loaded = manager.get(backend)
+            fn = self.syncs[backend] = loaded.config.sync if loaded else None
+        if fn is not None:
+            fn()
 
     def current(self) -> list | None:
         """The innermost span open on this thread (its child-time accumulator), or None."""
@@ -56,9 +68,13 @@ class Tracer:
         mine = [0.0]
         stack.append(mine)
         start = self.now_us()
+        ok = False
         try:
             yield
+            ok = True
         finally:
+            if ok and backend:
+                self.sync(backend)    # a device backend's queued work belongs to this op
             end = self.now_us()
             stack.pop()
             with self._lock:

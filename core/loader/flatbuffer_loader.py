@@ -17,6 +17,8 @@ from ..ir.dtypes import numpy_dtype, type_name
 from .schema import (CIRCLE, EMPTY_TABLE, SCHEMAS, TFLITE, Schema, options_table,
                      read_table_fields, vector)
 
+MAX_BYTES = 2**63 - 1     # no tensor can be larger: sizes are int64 everywhere downstream
+
 _PARSE_ERRORS = (struct.error, IndexError, ValueError, TypeError, OverflowError, KeyError,
                  AttributeError, UnicodeDecodeError, RecursionError, MemoryError)
 
@@ -141,6 +143,10 @@ class _Reader:
             raise self.fail(f"{where} has a negative dimension in shape {shape}")
         code = t.Type()
         dtype = numpy_dtype(code)
+        elements = int(np.prod(shape, dtype=object)) if shape else 1
+        if elements * (dtype.itemsize if dtype is not None else 1) > MAX_BYTES:
+            raise self.fail(f"{where} has shape {shape}: {elements} elements, more bytes than a "
+                            f"64-bit size can count (at most {MAX_BYTES})")
         name = t.Name()
         sig = tuple(int(d) for d in vector(t.ShapeSignatureAsNumpy)) or None
         op = Operand(ti, name.decode("utf-8", "replace") if name else f"t{ti}", shape, dtype,

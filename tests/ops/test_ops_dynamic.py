@@ -12,9 +12,8 @@ from typing import Sequence
 import numpy as np
 import pytest
 
-import onert_py
 from onert_py.model_builder import ModelBuilder, single_op_model
-from op_harness import assert_outputs, check_op, rand
+from op_harness import assert_outputs, check_op, open_session, rand
 from oracle import tflite_run
 
 I32, I64, F32 = np.int32, np.int64, np.float32
@@ -30,7 +29,7 @@ def check_runs(model: bytes, runs: Sequence[Sequence[np.ndarray]], backend: str 
     `expected[n]` replaces the interpreter for run n: it cannot hand back an empty output
     (get_tensor says "Invalid tensor size"), so runs with one give theirs here."""
     results = []
-    with onert_py.Session(model, backends=backend) as sess:
+    with open_session(model, backend) as sess:
         for n, inputs in enumerate(runs):
             for pos, (info, x) in enumerate(zip(sess.inputs, inputs)):
                 if tuple(info.shape) != np.shape(x):

@@ -10,7 +10,7 @@ import pytest
 
 import onert_py
 from onert_py.model_builder import ModelBuilder, single_op_model
-from op_harness import check_op, rand
+from op_harness import check_op, open_session, rand
 from test_ops_dynamic import check_runs
 
 I32, I64, F32 = np.int32, np.int64, np.float32
@@ -77,7 +77,7 @@ def test_gather_quantized(backend, rng):
 def test_gather_index_out_of_range_fails(backend, rng):
     model = single_op_model("GATHER", [("x", (3, 2), "float32"), ("i", (2,), "int32")],
                             [("y", (2, 2), "float32")], axis=0)
-    with onert_py.Session(model, backends=backend) as sess:
+    with open_session(model, backend) as sess:
         sess.run([rand(rng, (3, 2)), np.array([0, 2], I32)])
         with pytest.raises(onert_py.ExecutionError, match="out of range"):
             sess.run([rand(rng, (3, 2)), np.array([0, 3], I32)])

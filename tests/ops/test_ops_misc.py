@@ -11,7 +11,7 @@ import pytest
 
 import onert_py
 from onert_py.model_builder import ModelBuilder, single_op_model
-from op_harness import ACCUMULATE, check_op, rand, run_onert
+from op_harness import ACCUMULATE, check_op, open_session, rand, run_onert
 from test_ops_dynamic import check_runs
 
 I32, I64 = np.int32, np.int64
@@ -269,6 +269,6 @@ def test_local_response_normalization(backend, rng, radius, bias, alpha, beta):
 def test_mirror_pad_too_large_fails(backend, rng):
     model = build("MIRROR_PAD", [("x", (3,), "float32"), ("p", (1, 2), "int32")],
                   [("y", (None,), "float32")], mode="REFLECT")
-    with onert_py.Session(model, backends=backend) as sess:
+    with open_session(model, backend) as sess:
         with pytest.raises(onert_py.ExecutionError, match="too large"):
             sess.run([rand(rng, (3,)), np.array([[3, 0]], I32)])

@@ -7,7 +7,7 @@ import pytest
 
 import onert_py
 from onert_py.model_builder import single_op_model
-from op_harness import ACCUMULATE, ELEMENTWISE, check_op, conv_out, rand
+from op_harness import ACCUMULATE, ELEMENTWISE, check_op, conv_out, rand, with_fallback
 
 POOLS = ["AVERAGE_POOL_2D", "MAX_POOL_2D", "L2_POOL_2D"]
 
@@ -106,7 +106,7 @@ def test_neg_resize_bilinear_align_corners_and_half_pixel(backend):
     """Refused at compile time, as the interpreter refuses it at prepare."""
     with pytest.raises(onert_py.CompileError, match="half_pixel_centers"):
         onert_py.Session(resize_model("RESIZE_BILINEAR", (1, 3, 3, 1), (5, 5), "both"),
-                         backends=backend)
+                         backends=with_fallback(backend))
 
 
 @pytest.mark.parametrize("mode", list(NN_MODES))

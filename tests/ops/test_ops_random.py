@@ -7,8 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import onert_py
-from op_harness import run_onert
+from op_harness import open_session, run_onert
 from oracle import tflite_run
 from test_ops_misc import build
 
@@ -18,7 +17,7 @@ RANDOM = ["RANDOM_UNIFORM", "RANDOM_STANDARD_NORMAL"]
 
 def runs(model: bytes, inputs: list, n: int, backend: str) -> list[np.ndarray]:
     """n runs of one session."""
-    with onert_py.Session(model, backends=backend) as sess:
+    with open_session(model, backend) as sess:
         return [np.array(sess.run(inputs)[0], copy=True) for _ in range(n)]
 
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import onert_py
-from op_harness import ACCUMULATE, check_op, rand, run_onert
+from op_harness import ACCUMULATE, check_op, open_session, rand, run_onert
 from test_ops_dynamic import check_runs
 from test_ops_misc import MOVE, Q, build, data
 
@@ -45,7 +45,7 @@ def test_scatter_nd_indices_and_shape_inputs(backend, rng):
 def test_scatter_nd_index_out_of_range_fails(backend, rng):
     model = build("SCATTER_ND", [("i", (1, 1), "int32"), ("u", (1,), "float32"),
                                  np.array([3], I32)], [("y", (3,), "float32")])
-    with onert_py.Session(model, backends=backend) as sess:
+    with open_session(model, backend) as sess:
         with pytest.raises(onert_py.ExecutionError, match="out of range"):
             sess.run([np.array([[3]], I32), rand(rng, (1,))])
 
@@ -82,7 +82,7 @@ def test_segment_sum_with_gaps(backend, rng):
 def test_segment_sum_unsorted_fails(backend, rng):
     model = build("SEGMENT_SUM", [("x", (3, 2), "float32"), ("i", (3,), "int32")],
                   [("y", (None, 2), "float32")])
-    with onert_py.Session(model, backends=backend) as sess:
+    with open_session(model, backend) as sess:
         with pytest.raises(onert_py.ExecutionError, match="sorted"):
             sess.run([rand(rng, (3, 2)), np.array([1, 0, 1], I32)])
 
@@ -175,6 +175,6 @@ def test_embedding_lookup(backend, rng, ts):
 def test_embedding_lookup_out_of_range_fails(backend, rng):
     model = build("EMBEDDING_LOOKUP", [("i", (2,), "int32"), rand(rng, (3, 2))],
                   [("y", (2, 2), "float32")])
-    with onert_py.Session(model, backends=backend) as sess:
+    with open_session(model, backend) as sess:
         with pytest.raises(onert_py.ExecutionError, match="out of range"):
             sess.run([np.array([0, 3], I32)])

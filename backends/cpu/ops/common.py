@@ -45,6 +45,17 @@ class CpuKernel(Kernel):
             return False, f"cpu {op.type} has no quantized ({operand.dtype}) kernel yet"
         return True, ""
 
+    def check_scratch(self, what: str, shape: tuple, dtype: np.dtype) -> None:
+        """Refuse a working buffer larger than the session's max_tensor_bytes (as gen_tensors
+        refuses tensors) before allocating it."""
+        data = getattr(getattr(self, "ctx", None), "data", None)
+        options = getattr(data, "options", None) or {}
+        limit = int(options.get("max_tensor_bytes", 1 << 34))
+        nbytes = int(np.prod(shape, dtype=object)) * np.dtype(dtype).itemsize
+        if nbytes > limit:
+            raise self.fail(f"its {what} of shape {tuple(shape)} needs {nbytes} bytes, over the "
+                            f"limit of {limit} (config max_tensor_bytes)")
+
     def buf(self, i: int) -> np.ndarray | None:
         t = self.inputs[i] if i < len(self.inputs) else None
         return None if t is None else t.buffer

@@ -66,6 +66,8 @@ class Conv2DLayer(CpuKernel):
         if self.pointwise:
             self.x2d = x.reshape(n * h * wd, cin)
         else:
+            self.check_scratch("padded input", (n, h + pt + pb, wd + pl + pr, cin), x.dtype)
+            self.check_scratch("im2col buffer", (n, oh, ow, kh, kw, cin), x.dtype)
             self.pad = PaddedInput(x, pt, pb, pl, pr)
             self.cols = np.empty((n, oh, ow, kh, kw, cin), x.dtype)
             self.cols2d = self.cols.reshape(n * oh * ow, kh * kw * cin)

@@ -82,11 +82,23 @@ def _floor_mod(a, b, out):
     return np.mod(a, b, out=out)
 
 
+def _maximum(a, b, out):
+    """TFLite's `a > b ? a : b`: a NaN in `a` gives `b`, a NaN in `b` gives NaN."""
+    np.copyto(out, np.broadcast_to(b, out.shape))
+    return np.copyto(out, np.broadcast_to(a, out.shape), where=np.greater(a, b))
+
+
+def _minimum(a, b, out):
+    """TFLite's `a < b ? a : b` (NaN as in _maximum)."""
+    np.copyto(out, np.broadcast_to(b, out.shape))
+    return np.copyto(out, np.broadcast_to(a, out.shape), where=np.less(a, b))
+
+
 @register("ElementwiseBinary")
 class ElementwiseBinaryLayer(BinaryLayer):
     dtypes = F32 | INTS | U8 | BOOL
     subtype_dtypes = BINARY_DTYPES
-    fns = {"MAXIMUM": np.maximum, "MINIMUM": np.minimum, "FLOOR_DIV": np.floor_divide,
+    fns = {"MAXIMUM": _maximum, "MINIMUM": _minimum, "FLOOR_DIV": np.floor_divide,
            "FLOOR_MOD": _floor_mod, "POW": np.power, "LOGICAL_AND": np.logical_and,
            "LOGICAL_OR": np.logical_or, "ATAN2": np.arctan2}
 
@@ -107,10 +119,16 @@ def _logistic(x, out):
 
 
 def _hard_swish(x, out):
+    """(x * relu6(x + 3)) * (1/6), in the interpreter's order; where that product overflows
+    (|x| > ~5e37) the scale goes first, as TFLite's result stays finite there."""
     np.add(x, 3, out=out)
     np.clip(out, 0, 6, out=out)
     np.multiply(out, x, out=out)
-    return np.multiply(out, np.float32(1 / 6), out=out)
+    np.multiply(out, np.float32(1 / 6), out=out)
+    big = np.isinf(out) & np.isfinite(x)
+    if big.any():
+        out[big] = x[big] * (np.clip(x[big] + 3, 0, 6) * np.float32(1 / 6))
+    return out
 
 
 def _elu(x, out):

@@ -27,6 +27,8 @@ class MoveKernel(CpuKernel):
 
     @classmethod
     def supports(cls, op, graph):
+        if len(op.inputs) <= cls.data or op.inputs[cls.data] < 0:
+            return False, f"{op.name} has no input {cls.data} (it has {len(op.inputs)} inputs)"
         operand = graph.operands[op.inputs[cls.data]]
         if operand.dtype is None:
             return False, f"cpu cannot hold {operand.type_name} tensors"

@@ -1,0 +1,1 @@
+"""The acl_cl backend: OpenCL kernels through PyOpenCL, tensors in device buffers."""

@@ -1,0 +1,70 @@
+// Elementwise kernels: binary ops with broadcasting, unary ops and activations (float32).
+
+inline float binop(int op, float a, float b) {
+  switch (op) {
+    case 0: return a + b;
+    case 1: return a - b;
+    case 2: return a * b;
+    case 3: return a / b;
+    case 4: { float d = a - b; return d * d; }
+    case 5: return fmax(a, b);
+    case 6: return fmin(a, b);
+    case 8: return a >= 0.0f ? a : a * b;                          // PReLU
+    default: return pow(a, b);                                     // 7: POW
+  }
+}
+
+// Same shapes (or b a scalar when bstep is 0).
+__kernel void binary_flat(__global const float *a, __global const float *b,
+                          __global float *y, int op, int bstep, float lo, float hi, int n) {
+  int i = get_global_id(0);
+  if (i < n) y[i] = clamp(binop(op, a[i], b[i * bstep]), lo, hi);
+}
+
+// meta: 6 output dims, 6 strides of a, 6 strides of b (0 where broadcast).
+__kernel void binary_bcast(__global const float *a, __global const float *b,
+                           __global float *y, __constant int *meta, int op, float lo, float hi,
+                           int n) {
+  int i = get_global_id(0);
+  if (i >= n) return;
+  int r = i, ia = 0, ib = 0;
+  for (int d = 5; d >= 0; --d) {
+    int dim = meta[d];
+    int c = r % dim;
+    r /= dim;
+    ia += c * meta[6 + d];
+    ib += c * meta[12 + d];
+  }
+  y[i] = clamp(binop(op, a[ia], b[ib]), lo, hi);
+}
+
+inline float unop(int op, float x, float alpha) {
+  switch (op) {
+    case 0: return fmax(x, 0.0f);                                  // RELU
+    case 1: return clamp(x, 0.0f, 6.0f);                           // RELU6
+    case 2: return clamp(x, -1.0f, 1.0f);                          // RELU_N1_TO_1
+    case 3: return clamp(x, 0.0f, 1.0f);                           // RELU_0_TO_1
+    case 4: return 1.0f / (1.0f + exp(-x));                        // LOGISTIC
+    case 5: return tanh(x);                                        // TANH
+    case 6: return x >= 0.0f ? x : x * alpha;                      // LEAKY_RELU
+    case 7: return x * clamp(x + 3.0f, 0.0f, 6.0f) / 6.0f;         // HARD_SWISH
+    case 8: return x >= 0.0f ? x : exp(x) - 1.0f;                  // ELU
+    case 9: return -x;                                             // NEG
+    case 10: return rsqrt(x);                                      // RSQRT
+    case 11: return sqrt(x);                                       // SQRT
+    case 12: return exp(x);                                        // EXP
+    case 13: return fabs(x);                                       // ABS
+    case 14: return x * x;                                         // SQUARE
+    case 15: return log(x);                                        // LOG
+    case 16: return sin(x);                                        // SIN
+    case 17: return cos(x);                                        // COS
+    case 18: return floor(x);                                      // FLOOR
+    case 19: return ceil(x);                                       // CEIL
+    default: return 0.5f * x * (1.0f + erf(x * 0.70710678118654752f));  // GELU (exact)
+  }
+}
+
+__kernel void unary(__global const float *x, __global float *y, int op, float alpha, int n) {
+  int i = get_global_id(0);
+  if (i < n) y[i] = unop(op, x[i], alpha);
+}

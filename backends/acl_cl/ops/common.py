@@ -1,0 +1,152 @@
+"""The acl_cl kernel base: validate in configure, set kernel arguments in prepare, enqueue in
+run (no finish: the queue is in order and the executor waits where data leaves the device)."""
+from __future__ import annotations
+
+import numpy as np
+
+from ....core.backend import Kernel, KernelRegistry
+from ....core.ir import Graph, Operation
+from ....errors import CompileError, ExecutionError
+
+kernels = KernelRegistry("acl_cl")
+register = kernels.register
+
+F32 = np.dtype(np.float32)
+I32 = frozenset({np.dtype(np.int32), np.dtype(np.int64)})
+INDEX = frozenset({np.dtype(np.int32)})
+BOOL = frozenset({np.dtype(np.bool_)})
+MAX_RANK = 6
+CLAMP = {None: (-np.inf, np.inf), "NONE": (-np.inf, np.inf), "RELU": (0.0, np.inf),
+         "RELU6": (0.0, 6.0), "RELU_N1_TO_1": (-1.0, 1.0)}
+
+
+class ClKernel(Kernel):
+    """`params_at`: input positions holding parameters (axes, shapes, paddings) that must be
+    constant int32/int64 tensors; every other tensor must be float32."""
+
+    params_at: tuple[int, ...] = ()
+    index_at: tuple[int, ...] = ()          # inputs of int32 indices (computed or constant)
+    in_types: frozenset = frozenset({F32})
+    out_types: frozenset = frozenset({F32})
+    max_rank = MAX_RANK
+
+    @classmethod
+    def supports(cls, op: Operation, graph: Graph) -> tuple[bool, str]:
+        for pos, i in enumerate(op.inputs):
+            if i < 0:
+                continue
+            o = graph.operands[i]
+            if pos in cls.params_at:
+                if o.dtype not in I32 or not o.is_constant:
+                    return False, (f"acl_cl {op.type} needs input {pos} as a constant int32 "
+                                   f"tensor (got {'a computed' if not o.is_constant else o.type_name})")
+                continue
+            types = INDEX if pos in cls.index_at else cls.in_types
+            ok, why = cls._check_operand(op, o, f"input {pos}", types)
+            if not ok:
+                return ok, why
+        for o in (graph.operands[i] for i in op.outputs if i >= 0):
+            ok, why = cls._check_operand(op, o, "output", cls.out_types)
+            if not ok:
+                return ok, why
+        return cls.check_params(op, graph)
+
+    @classmethod
+    def _check_operand(cls, op, o, what, types=frozenset({F32})) -> tuple[bool, str]:
+        if o.dtype not in types or (o.is_quantized and o.dtype == F32):
+            names = "/".join(sorted(t.name for t in types))
+            return False, f"acl_cl {op.type} supports {names} here, {what} is {o.type_name}"
+        if o.dynamic or (o.shape_signature is not None and -1 in o.shape_signature):
+            return False, (f"acl_cl does not run ops on dynamic-shaped tensors yet ({what} "
+                           f"#{o.index} is shaped at run time)")
+        if len(o.shape) > cls.max_rank:
+            return False, f"acl_cl {op.type} supports rank <= {cls.max_rank}, {what} has {len(o.shape)}"
+        return True, ""
+
+    @classmethod
+    def check_params(cls, op: Operation, graph: Graph) -> tuple[bool, str]:
+        return True, ""
+
+    # ---- building and running -------------------------------------------------------
+    @property
+    def rt(self):
+        return self.ctx.runtime
+
+    def kernel(self, program: str, name: str, options: str = ""):
+        """A kernel object of its own (arguments are set once, in prepare)."""
+        try:
+            return self.rt.cl.Kernel(self.rt.program(program, options), name)
+        except CompileError as e:
+            raise self.fail(f"kernel {name} ({program}): {e}") from None
+
+    def const_buffer(self, array: np.ndarray):
+        a = np.ascontiguousarray(array)
+        return self.rt.buffer(a.nbytes, a if a.nbytes else np.zeros(1, a.dtype))
+
+    def prepare(self) -> None:
+        self.launches: list = []      # (kernel, global size, local size or None) or callables
+        try:
+            self.setup()
+        except CompileError:
+            raise
+        except self.rt.cl.Error as e:
+            raise self.fail(f"on device {self.rt.name}: {e}") from None
+
+    def setup(self) -> None:
+        raise NotImplementedError
+
+    def launch(self, knl, gsize, lsize=None, *args) -> None:
+        if args:
+            knl.set_args(*args)
+        gsize = tuple(max(int(g), 1) for g in gsize)
+        self.launches.append((knl, gsize, lsize))
+
+    def run(self) -> None:
+        q, enqueue = self.rt.queue, self.rt.cl.enqueue_nd_range_kernel
+        try:
+            for item in self.launches:
+                if callable(item):
+                    item()
+                else:
+                    enqueue(q, item[0], item[1], item[2])
+        except ExecutionError:
+            raise
+        except Exception as e:
+            name = getattr(item, "function_name", None) or (
+                item[0].function_name if isinstance(item, tuple) else "copy")
+            raise ExecutionError(f"op #{self.op.index} {self.op.name}: kernel {name} on device "
+                                 f"{self.rt.name} failed: {e}") from None
+
+    def copy(self, src, dst, nbytes: int, src_off: int = 0, dst_off: int = 0) -> None:
+        """A device-to-device copy step."""
+        if nbytes <= 0:
+            return
+        cl, q = self.rt.cl, self.rt.queue
+        self.launches.append(lambda: cl.enqueue_copy(q, dst, src, byte_count=nbytes,
+                                                     src_offset=src_off, dst_offset=dst_off))
+
+    def tin(self, i: int):
+        return self.inputs[i] if i < len(self.inputs) else None
+
+    def param_values(self, i: int) -> list[int]:
+        return [int(v) for v in np.asarray(self.inputs[i].data).reshape(-1)]
+
+
+def clamp_of(op) -> tuple[np.float32, np.float32]:
+    lo, hi = CLAMP.get(op.params.get("fused_activation_function"), (-np.inf, np.inf))
+    return np.float32(lo), np.float32(hi)
+
+
+def check_act(op) -> tuple[bool, str]:
+    act = op.params.get("fused_activation_function")
+    if act not in CLAMP:
+        return False, f"acl_cl {op.type} has no fused activation {act}"
+    return True, ""
+
+
+def strides_of(shape) -> list[int]:
+    s, acc = [], 1
+    for d in reversed(shape):
+        s.append(acc)
+        acc *= int(d)
+    return s[::-1]

@@ -1,0 +1,172 @@
+"""Conv2D, FullyConnected (one implicit-GEMM kernel), DepthwiseConv2D, Pool2D, BatchMatMul."""
+from __future__ import annotations
+
+import numpy as np
+
+from ...cpu.ops.common import conv_padding
+from .common import ClKernel, check_act, clamp_of, register
+
+POOL_KIND = {"AVERAGE_POOL_2D": 0, "MAX_POOL_2D": 1, "L2_POOL_2D": 2}
+
+
+def _const_weights(op, graph, pos=1) -> tuple[bool, str]:
+    w = graph.operands[op.inputs[pos]]
+    if not w.is_constant:
+        return False, f"acl_cl {op.type} needs constant weights (input {pos} is computed)"
+    return check_act(op)
+
+
+class GemmBase(ClKernel):
+    """Weights rearranged once to [K][CoutPad] (CoutPad a multiple of 8), bias padded."""
+
+    def upload_weights(self, wmat: np.ndarray, cout: int) -> None:
+        pad = -(-cout // 8) * 8
+        wt = np.zeros((wmat.shape[0], pad), np.float32)
+        wt[:, :cout] = wmat
+        bias = np.zeros(pad, np.float32)
+        b = self.tin(2)
+        if b is not None:
+            bias[:cout] = np.asarray(b.data, np.float32).reshape(-1)
+        self.wt, self.bias = self.const_buffer(wt), self.const_buffer(bias)
+        self.cout_pad = pad
+
+    def gemm(self, x, y, geo, m: int, cout: int) -> None:
+        knl = self.kernel("conv.cl", "conv_gemm")
+        lo, hi = clamp_of(self.op)
+        args = [x.buffer, self.wt, self.bias, y.buffer] + [np.int32(v) for v in geo] + [
+            np.int32(m), lo, hi]
+        self.launch(knl, (self.cout_pad // 8, -(-m // 4)), None, *args)
+
+
+@register("Conv2D")
+class Conv2DLayer(GemmBase):
+    check_params = classmethod(lambda cls, op, g: _const_weights(op, g) if len(
+        g.operands[op.inputs[0]].shape) == 4 else (False, "acl_cl Conv2D needs NHWC input"))
+
+    def validate(self) -> None:
+        x, w = self.inputs[0], self.inputs[1]
+        if len(w.shape) != 4 or x.shape[3] != w.shape[3]:
+            raise self.fail(f"acl_cl Conv2D needs an OHWI filter over all input channels, got "
+                            f"input {x.shape} and filter {w.shape}")
+
+    def setup(self) -> None:
+        p = self.op.params
+        x, w, y = self.inputs[0], self.inputs[1], self.outputs[0]
+        n, h, wd, cin = x.shape
+        cout, kh, kw, _ = w.shape
+        _, oh, ow, _ = y.shape
+        sh, sw, dh, dw = p.stride_h, p.stride_w, p.dilation_h_factor, p.dilation_w_factor
+        pt, _, pl, _ = conv_padding(p.padding, h, wd, kh, kw, sh, sw, dh, dw, oh, ow)
+        wmat = np.asarray(w.data, np.float32).reshape(cout, kh * kw * cin).T
+        self.upload_weights(wmat, cout)
+        geo = (h, wd, cin, oh, ow, cout, self.cout_pad, kh, kw, sh, sw, dh, dw, pt, pl)
+        self.gemm(x, y, geo, n * oh * ow, cout)
+
+
+@register("FullyConnected")
+class FullyConnectedLayer(GemmBase):
+    @classmethod
+    def check_params(cls, op, graph):
+        if op.params.get("weights_format", "DEFAULT") != "DEFAULT":
+            return False, "acl_cl FullyConnected supports the DEFAULT weights format only"
+        return _const_weights(op, graph)
+
+    def validate(self) -> None:
+        x, w = self.inputs[0], self.inputs[1]
+        if len(w.shape) != 2 or w.shape[1] == 0 or x.size % w.shape[1]:
+            raise self.fail(f"input {x.shape} cannot be flattened to rows of weights {w.shape}")
+
+    def setup(self) -> None:
+        x, w, y = self.inputs[0], self.inputs[1], self.outputs[0]
+        cout, k = w.shape
+        m = x.size // k
+        self.upload_weights(np.asarray(w.data, np.float32).T, cout)
+        geo = (1, m, k, 1, m, cout, self.cout_pad, 1, 1, 1, 1, 1, 1, 0, 0)
+        self.gemm(x, y, geo, m, cout)
+
+
+@register("DepthwiseConv2D")
+class DepthwiseConv2DLayer(ClKernel):
+    check_params = Conv2DLayer.check_params
+
+    def validate(self) -> None:
+        x, w = self.inputs[0], self.inputs[1]
+        if len(w.shape) != 4 or w.shape[0] != 1 or x.shape[3] == 0 or w.shape[3] % x.shape[3]:
+            raise self.fail(f"DepthwiseConv2D needs a 1xKHxKWxC filter with C a multiple of "
+                            f"the input channels, got {x.shape} and {w.shape}")
+
+    def setup(self) -> None:
+        p = self.op.params
+        x, w, y = self.inputs[0], self.inputs[1], self.outputs[0]
+        n, h, wd, cin = x.shape
+        _, kh, kw, cout = w.shape
+        _, oh, ow, _ = y.shape
+        sh, sw, dh, dw = p.stride_h, p.stride_w, p.dilation_h_factor, p.dilation_w_factor
+        pt, _, pl, _ = conv_padding(p.padding, h, wd, kh, kw, sh, sw, dh, dw, oh, ow)
+        b = self.tin(2)
+        bias = np.zeros(cout, np.float32) if b is None else np.asarray(b.data, np.float32)
+        self.bias = self.const_buffer(bias.reshape(-1))
+        lo, hi = clamp_of(self.op)
+        ints = [np.int32(v) for v in (h, wd, cin, oh, ow, cout, cout // cin, kh, kw, sh, sw,
+                                      dh, dw, pt, pl)]
+        self.launch(self.kernel("conv.cl", "depthwise"), (cout, ow, n * oh), None,
+                    x.buffer, w.buffer, self.bias, y.buffer, *ints, lo, hi)
+
+
+@register("Pool2D")
+class Pool2DLayer(ClKernel):
+    @classmethod
+    def check_params(cls, op, graph):
+        if len(graph.operands[op.inputs[0]].shape) != 4:
+            return False, "acl_cl Pool2D needs NHWC input"
+        return check_act(op)
+
+    def setup(self) -> None:
+        p = self.op.params
+        x, y = self.inputs[0], self.outputs[0]
+        n, h, wd, c = x.shape
+        _, oh, ow, _ = y.shape
+        kh, kw, sh, sw = p.filter_height, p.filter_width, p.stride_h, p.stride_w
+        pt, _, pl, _ = conv_padding(p.padding, h, wd, kh, kw, sh, sw, 1, 1, oh, ow)
+        lo, hi = clamp_of(self.op)
+        ints = [np.int32(v) for v in (h, wd, c, oh, ow, kh, kw, sh, sw, pt, pl,
+                                      POOL_KIND[self.op.subtype])]
+        self.launch(self.kernel("conv.cl", "pool2d"), (c, ow, n * oh), None,
+                    x.buffer, y.buffer, *ints, lo, hi)
+
+
+@register("BatchMatMul")
+class BatchMatMulLayer(ClKernel):
+    def validate(self) -> None:
+        a, b = self.inputs[0], self.inputs[1]
+        if len(a.shape) < 2 or len(b.shape) < 2:
+            raise self.fail(f"operands must be at least 2-D, got {a.shape} and {b.shape}")
+
+    def setup(self) -> None:
+        a, b, y = self.inputs[0], self.inputs[1], self.outputs[0]
+        adj_x, adj_y = self.op.params.get("adj_x", False), self.op.params.get("adj_y", False)
+        ra, ca = a.shape[-2:]
+        rb, cb = b.shape[-2:]
+        rows, inner = (ca, ra) if adj_x else (ra, ca)
+        cols = rb if adj_y else cb
+        a_si, a_sk = (1, ca) if adj_x else (ca, 1)
+        b_sk, b_sj = (1, cb) if adj_y else (cb, 1)
+        batch = y.shape[:-2]
+        nb = int(np.prod(batch, dtype=np.int64))
+        idx = np.indices(batch).reshape(len(batch), -1) if batch else np.zeros((0, 1), int)
+
+        def offsets(shape):
+            lead = shape[:-2]
+            lead = (1,) * (len(batch) - len(lead)) + tuple(lead)
+            step = int(shape[-1] * shape[-2])
+            off = np.zeros(max(nb, 1), np.int64)
+            stride = step
+            for d in range(len(batch) - 1, -1, -1):
+                off += np.where(lead[d] == 1, 0, idx[d]) * stride
+                stride *= lead[d]
+            return self.const_buffer(off.astype(np.int32))
+
+        self.aoff, self.boff = offsets(a.shape), offsets(b.shape)
+        ints = [np.int32(v) for v in (rows, cols, inner, a_si, a_sk, b_sk, b_sj)]
+        self.launch(self.kernel("conv.cl", "batch_matmul"), (cols, rows, max(nb, 1)), None,
+                    a.buffer, b.buffer, y.buffer, self.aoff, self.boff, *ints)

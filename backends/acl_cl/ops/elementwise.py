@@ -1,0 +1,67 @@
+"""BinaryArithmetic (with broadcasting and fused clamp), SquaredDifference, Maximum/Minimum,
+ElementwiseActivation and the float ElementwiseUnary ops."""
+from __future__ import annotations
+
+import numpy as np
+
+from .common import ClKernel, check_act, clamp_of, register, strides_of
+
+BINARY = {"ADD": 0, "SUB": 1, "MUL": 2, "DIV": 3, "SquaredDifference": 4, "MAXIMUM": 5,
+          "MINIMUM": 6, "POW": 7, "PReLU": 8}
+UNARY = {"RELU": 0, "RELU6": 1, "RELU_N1_TO_1": 2, "RELU_0_TO_1": 3, "LOGISTIC": 4, "TANH": 5,
+         "LEAKY_RELU": 6, "HARD_SWISH": 7, "ELU": 8, "NEG": 9, "RSQRT": 10, "SQRT": 11,
+         "EXP": 12, "ABS": 13, "SQUARE": 14, "LOG": 15, "SIN": 16, "COS": 17, "FLOOR": 18,
+         "CEIL": 19, "GELU": 20}
+
+
+@register("BinaryArithmetic", "SquaredDifference", "ElementwiseBinary.MAXIMUM",
+          "ElementwiseBinary.MINIMUM", "ElementwiseBinary.POW", "PReLU")
+class BinaryLayer(ClKernel):
+    @classmethod
+    def check_params(cls, op, graph):
+        if op.type == "BinaryArithmetic":
+            return check_act(op)
+        return True, ""
+
+    def setup(self) -> None:
+        a, b, y = self.inputs[0], self.inputs[1], self.outputs[0]
+        code = np.int32(BINARY[self.op.type if self.op.type in BINARY else self.op.subtype])
+        lo, hi = clamp_of(self.op)
+        n = np.int32(y.size)
+        if a.shape == b.shape == y.shape or (a.shape == y.shape and b.size == 1):
+            knl = self.kernel("elementwise.cl", "binary_flat")
+            step = np.int32(0 if b.size == 1 and b.shape != y.shape else 1)
+            self.launch(knl, (y.size,), None, a.buffer, b.buffer, y.buffer, code, step, lo, hi, n)
+            return
+        r = len(y.shape)
+        if r > 6:
+            raise self.fail(f"broadcasting over rank {r} (acl_cl handles up to 6)")
+        dims = [1] * (6 - r) + list(y.shape)
+        meta = list(dims)
+        for t in (a, b):
+            shape = [1] * (r - len(t.shape)) + list(t.shape)
+            st = [0 if d == 1 else s for d, s in zip(shape, strides_of(shape))]
+            meta += [0] * (6 - r) + st
+        self.meta = self.const_buffer(np.array(meta, np.int32))
+        knl = self.kernel("elementwise.cl", "binary_bcast")
+        self.launch(knl, (y.size,), None, a.buffer, b.buffer, y.buffer, self.meta, code, lo, hi, n)
+
+
+@register(*(f"ElementwiseActivation.{k}" for k in ("RELU", "RELU6", "RELU_N1_TO_1",
+                                                     "RELU_0_TO_1", "LOGISTIC", "TANH",
+                                                     "LEAKY_RELU", "HARD_SWISH", "ELU", "GELU")),
+          *(f"ElementwiseUnary.{k}" for k in ("NEG", "RSQRT", "SQRT", "EXP", "ABS", "SQUARE",
+                                                "LOG", "SIN", "COS", "FLOOR", "CEIL")))
+class UnaryLayer(ClKernel):
+    @classmethod
+    def check_params(cls, op, graph):
+        if op.subtype == "GELU" and op.params.get("approximate", False):
+            return False, "acl_cl GELU computes the exact form only, not approximate=True"
+        return True, ""
+
+    def setup(self) -> None:
+        x, y = self.inputs[0], self.outputs[0]
+        alpha = np.float32(self.op.params.get("alpha", 0.0) or 0.0)
+        knl = self.kernel("elementwise.cl", "unary")
+        self.launch(knl, (y.size,), None, x.buffer, y.buffer, np.int32(UNARY[self.op.subtype]),
+                    alpha, np.int32(y.size))

@@ -1,0 +1,147 @@
+"""L2Normalization, LocalResponseNormalization, InstanceNorm, ResizeBilinear, TransposeConv
+(float32; semantics of backends/cpu/ops/misc_math.py, circle_ops.py, pool_resize.py,
+transpose_conv.py)."""
+from __future__ import annotations
+
+import numpy as np
+
+from ...cpu.ops.pool_resize import interpolation
+from ...cpu.ops.transpose_conv import transpose_conv_shape, transpose_padding
+from .common import ClKernel, check_act, clamp_of, register
+
+
+@register("L2Normalization")
+class L2NormalizationLayer(ClKernel):
+    check_params = classmethod(lambda cls, op, g: check_act(op))
+
+    def setup(self) -> None:
+        x, y = self.inputs[0], self.outputs[0]
+        cols = x.shape[-1] if x.shape else 1
+        rows = x.size // max(cols, 1)
+        lo, hi = clamp_of(self.op)
+        if x.size:
+            self.launch(self.kernel("norm.cl", "l2norm_rows"), (rows,), None, x.buffer,
+                        y.buffer, np.int32(cols), lo, hi, np.int32(rows))
+
+
+@register("LocalResponseNormalization")
+class LocalResponseNormalizationLayer(ClKernel):
+    @classmethod
+    def check_params(cls, op, graph):
+        if len(graph.operands[op.inputs[0]].shape) != 4:
+            return False, "acl_cl LocalResponseNormalization needs a 4-D input"
+        return True, ""
+
+    def setup(self) -> None:
+        x, y = self.inputs[0], self.outputs[0]
+        p = self.op.params
+        c = x.shape[-1]
+        radius = min(max(int(p.get("radius", 5)), 0), c)
+        if x.size:
+            self.launch(self.kernel("norm.cl", "lrn"), (x.size,), None, x.buffer, y.buffer,
+                        np.int32(c), np.int32(radius), np.float32(p.get("bias", 1.0)),
+                        np.float32(p.get("alpha", 1.0)), np.float32(p.get("beta", 0.5)),
+                        np.int32(x.size))
+
+
+@register("InstanceNorm")
+class InstanceNormLayer(ClKernel):
+    @classmethod
+    def check_params(cls, op, graph):
+        if len(graph.operands[op.inputs[0]].shape) < 3:
+            return False, "acl_cl InstanceNorm needs an input of rank >= 3 (N, ..., C)"
+        for pos in (1, 2):
+            if len(op.inputs) > pos and op.inputs[pos] >= 0 and \
+                    not graph.operands[op.inputs[pos]].is_constant:
+                return False, f"acl_cl InstanceNorm needs a constant input {pos}"
+        return check_act(op)
+
+    def vector(self, pos: int, default: float):
+        t = self.tin(pos)
+        c = self.inputs[0].shape[-1]
+        v = np.full(1, default, np.float32) if t is None else \
+            np.asarray(t.data, np.float32).reshape(-1)
+        if v.size not in (1, c):
+            raise self.fail(f"input {pos} has {v.size} elements, expected 1 or {c}")
+        return self.const_buffer(v), np.int32(v.size == c and c != 1)
+
+    def setup(self) -> None:
+        x, y = self.inputs[0], self.outputs[0]
+        c = x.shape[-1]
+        s = int(np.prod(x.shape[1:-1], dtype=np.int64))
+        (self.gamma, gstep), (self.beta, bstep) = self.vector(1, 1.0), self.vector(2, 0.0)
+        lo, hi = clamp_of(self.op)
+        n = x.shape[0] * c
+        if x.size:
+            self.launch(self.kernel("norm.cl", "instance_norm"), (n,), None, x.buffer,
+                        y.buffer, self.gamma, self.beta, np.int32(s), np.int32(c), gstep,
+                        bstep, np.float32(self.op.params.epsilon), lo, hi, np.int32(n))
+
+
+@register("ResizeBilinear")
+class ResizeBilinearLayer(ClKernel):
+    params_at = (1,)
+
+    @classmethod
+    def check_params(cls, op, graph):
+        p = op.params
+        if len(graph.operands[op.inputs[0]].shape) != 4:
+            return False, "acl_cl ResizeBilinear needs a 4-D NHWC input"
+        if p.get("align_corners", False) and p.get("half_pixel_centers", False):
+            return False, "align_corners and half_pixel_centers cannot both be true"
+        return True, ""
+
+    def setup(self) -> None:
+        p = self.op.params
+        x, y = self.inputs[0], self.outputs[0]
+        _, h, w, c = x.shape
+        _, oh, ow, _ = y.shape
+        align, half = p.get("align_corners", False), p.get("half_pixel_centers", False)
+        y0, y1, dy = interpolation(oh, h, align, half)
+        x0, x1, dx = interpolation(ow, w, align, half)
+        self.tables = [self.const_buffer(a.astype(np.int32)) for a in (y0, y1)] + [
+            self.const_buffer(dy.astype(np.float32))] + [
+            self.const_buffer(a.astype(np.int32)) for a in (x0, x1)] + [
+            self.const_buffer(dx.astype(np.float32))]
+        if y.size:
+            self.launch(self.kernel("norm.cl", "resize_bilinear"), (y.size,), None, x.buffer,
+                        y.buffer, *self.tables, *(np.int32(v) for v in (h, w, c, oh, ow)),
+                        np.int32(y.size))
+
+
+@register("TransposeConv")
+class TransposeConvLayer(ClKernel):
+    """inputs (output_shape, weights [O, KH, KW, I], input, bias?)."""
+    params_at = (0,)
+
+    @classmethod
+    def check_params(cls, op, graph):
+        if op.inputs[1] < 0 or not graph.operands[op.inputs[1]].is_constant:
+            return False, "acl_cl TransposeConv needs constant weights"
+        if len(op.inputs) > 3 and op.inputs[3] >= 0 and \
+                not graph.operands[op.inputs[3]].is_constant:
+            return False, "acl_cl TransposeConv needs a constant bias"
+        if op.params.padding not in ("SAME", "VALID"):
+            return False, f"unknown padding {op.params.padding!r}"
+        return check_act(op) if op.params.get("fused_activation_function") else (True, "")
+
+    def setup(self) -> None:
+        p = self.op.params
+        w, x, y = self.inputs[1], self.inputs[2], self.outputs[0]
+        try:
+            transpose_conv_shape(y.shape, x.shape, w.shape)
+        except ValueError as e:
+            raise self.fail(str(e)) from None
+        n, h, wd, cin = x.shape
+        cout, kh, kw, _ = w.shape
+        _, oh, ow, _ = y.shape
+        top, left = transpose_padding(p.padding, oh, ow, kh, kw, p.stride_h, p.stride_w)
+        b = self.tin(3)
+        bias = np.zeros(cout, np.float32) if b is None else np.asarray(b.data, np.float32)
+        self.bias = self.const_buffer(bias.reshape(-1))
+        lo, hi = clamp_of(self.op)
+        ints = [np.int32(v) for v in (h, wd, cin, oh, ow, cout, kh, kw, p.stride_h,
+                                      p.stride_w, top, left)]
+        if y.size:
+            self.launch(self.kernel("norm.cl", "transpose_conv"), (y.size,), None, x.buffer,
+                        w.buffer, self.bias, y.buffer, *ints, lo, hi, np.int32(y.size))

@@ -1,0 +1,111 @@
+"""Quantized 8-bit BinaryArithmetic ADD / SUB / MUL and Softmax with the interpreter's integer
+results, from the cpu kernels' own precomputation run as a shadow:
+- ADD/SUB/MUL: the cpu kernel tabulates its exact arithmetic over all 65536 input pairs per
+  loop kind of TFLite's optimized kernels (backends/cpu/ops/quant/qpairtable.py) and computes
+  every output element's loop kind from the shapes (qbinary_math.loop_kinds); both are uploaded
+  once and the device gathers y = table[kind, a, b] with broadcasting.
+- Softmax (int8/uint8 input, same type or int16 output): the cpu kernel's float32 exp table
+  (qsoftmax.softmax_exp_table); one work item per row sums in float32 left to right as it does,
+  with fused multiply-adds off and correctly rounded division.
+int16 inputs are refused (they run on cpu)."""
+from __future__ import annotations
+
+import numpy as np
+
+from ...cpu.ops.quant.qbinary import QuantAddSubLayer
+from ...cpu.ops.quant.qmul import QuantMulLayer
+from ...cpu.ops.quant.qsoftmax import QSoftmax
+from . import quant_common as qc
+from .common import check_act
+from .quant_common import CL_TYPE, QClKernel
+
+I16 = np.dtype(np.int16)
+
+
+class QBinaryLayer(QClKernel):
+    @property
+    def cpu_class(self):
+        return QuantMulLayer if self.op.subtype == "MUL" else QuantAddSubLayer
+
+    @classmethod
+    def check_params(cls, op, graph):
+        if op.subtype not in ("ADD", "SUB", "MUL"):
+            return False, f"acl_cl has no quantized {op.subtype}"
+        a, b, y = (graph.operands[i] for i in (*op.inputs[:2], op.outputs[0]))
+        if not a.dtype == b.dtype == y.dtype:
+            return False, (f"acl_cl quantized {op.subtype} needs one 8-bit type, got "
+                           f"{a.type_name}/{b.type_name}/{y.type_name}")
+        if any(t.quant.per_channel for t in (a, b, y)):
+            return False, f"quantized {op.subtype} is per-tensor only"
+        ok, why = check_act(op)
+        if not ok or op.params.get("fused_activation_function") == "RELU_0_TO_1":
+            return False, why or f"acl_cl quantized {op.subtype} has no fused RELU_0_TO_1"
+        return True, ""
+
+    def setup(self) -> None:
+        a, b, y = self.inputs[0], self.inputs[1], self.outputs[0]
+        sh = self.shadow(prepare=True)     # the tables and the loop kinds of these shapes
+        if sh.table is None:
+            raise self.fail(f"no 8-bit pair table for quantized {self.op.subtype}")
+        rank = len(y.shape)
+        if rank > 6:
+            raise self.fail(f"acl_cl quantized {self.op.subtype} supports rank <= 6")
+        meta = np.zeros(18, np.int32)
+        meta[:6] = 1
+        meta[6 - rank:6] = y.shape
+        for k, t in ((1, a), (2, b)):
+            shp = [1] * (rank - len(t.shape)) + list(t.shape)
+            acc = 1
+            for d in range(rank - 1, -1, -1):
+                meta[6 * k + 6 - rank + d] = 0 if shp[d] == 1 else acc
+                acc *= shp[d]
+        use_kinds = sh.offsets is not None
+        kinds = (np.asarray(sh.offsets, np.int64).reshape(-1).astype(np.int32) if use_kinds
+                 else np.zeros(1, np.int32))
+        table = np.ascontiguousarray(sh.table).view(np.uint8).reshape(-1)
+        self.bufs = [self.const_buffer(v) for v in (table, meta, kinds)]
+        if y.size:
+            self.launch(self.kernel("quant2.cl", "qpair_lookup"), (y.size,), None, a.buffer,
+                        b.buffer, y.buffer, *self.bufs, np.int32(use_kinds), np.int32(y.size))
+
+
+class QSoftmaxLayer(QClKernel):
+    cpu_class = QSoftmax
+    out_types = qc.Q8 | {I16}
+
+    @classmethod
+    def check_params(cls, op, graph):
+        x = graph.operands[op.inputs[0]]
+        if not x.shape:
+            return False, "acl_cl quantized Softmax needs rank >= 1"
+        return True, ""
+
+    def validate(self) -> None:
+        sh = self.shadow()
+        self.table, self.out_scale, self.zp = sh.table, sh.out_scale, sh.zp
+
+    def setup(self) -> None:
+        x, y = self.inputs[0], self.outputs[0]
+        depth = int(x.shape[-1])
+        rows = x.size // max(depth, 1)
+        info = np.iinfo(y.dtype)
+        mode = 1 if y.dtype == qc.U8 else 0
+        opts = (f"{self.qopts(x.dtype)} -DOT={CL_TYPE[np.dtype(y.dtype)]} "
+                f"-cl-fp32-correctly-rounded-divide-sqrt")
+        self.tab = self.const_buffer(np.asarray(self.table, np.float32))
+        if x.size:
+            self.launch(self.kernel("quant2.cl", "qsoftmax", opts), (rows,), None, x.buffer,
+                        y.buffer, self.tab, np.int32(depth), np.int32(rows),
+                        np.float32(self.out_scale), np.int32(self.zp), np.int32(mode),
+                        np.int32(info.min), np.int32(info.max))
+
+
+def select(op, graph):
+    if op.type == "BinaryArithmetic":
+        return QBinaryLayer
+    if op.type == "Softmax":
+        return QSoftmaxLayer
+    return None
+
+
+qc.SELECTORS.append(select)

@@ -1,0 +1,85 @@
+"""Shared pieces of acl_cl's quantized 8-bit kernels (quant_move, quant_conv, quant_binary):
+the cpu backend's quantized kernel class for an op run as a "shadow" on host views of the
+tensors (its validate() checks the op and precomputes multipliers, tables and loop kinds,
+exactly as the cpu backend does; the device kernels then reuse those values), and the chained
+select hook that picks the quantized classes for 8-bit operands."""
+from __future__ import annotations
+
+import numpy as np
+
+from .quant_fc import select as fc_select
+from .common import ClKernel, kernels
+
+I8, U8, I32 = np.dtype(np.int8), np.dtype(np.uint8), np.dtype(np.int32)
+Q8 = frozenset({I8, U8})
+CL_TYPE = {I8: "char", U8: "uchar", np.dtype(np.int16): "short"}
+
+
+class HostView:
+    """A tensor as the cpu kernels see it: `buffer` is the constant's data (or zeros of the
+    tensor's shape for computed tensors: validate/prepare of a shadow never read values)."""
+
+    def __init__(self, t) -> None:
+        self._t = t
+        data = getattr(t, "data", None)
+        self.buffer = (np.asarray(data).reshape(t.shape) if data is not None
+                       else np.zeros(tuple(t.shape), t.dtype))
+
+    def __getattr__(self, name):
+        return getattr(self._t, name)
+
+
+def quantized(o) -> bool:
+    return o.dtype in Q8 and o.quant is not None and len(o.quant.scale) > 0
+
+
+def same_quant(a, b) -> bool:
+    return (np.array_equal(np.asarray(a.quant.scale, np.float32),
+                           np.asarray(b.quant.scale, np.float32))
+            and np.array_equal(a.quant.zero_point, b.quant.zero_point))
+
+
+class QClKernel(ClKernel):
+    """A quantized acl_cl kernel: 8-bit, static shapes; `shadow()` gives the cpu backend's
+    quantized kernel for the op, validated (and prepared when asked) on host views."""
+
+    in_types = out_types = Q8
+    cpu_class: type        # the cpu backend's quantized kernel class for the op
+
+    @classmethod
+    def supports(cls, op, graph):
+        for i in (*op.inputs, *op.outputs):
+            if i >= 0 and graph.operands[i].dtype in Q8 and not quantized(graph.operands[i]):
+                return False, (f"acl_cl quantized {op.type}: tensor #{i} is 8-bit without "
+                               f"quantization parameters")
+        return super().supports(op, graph)
+
+    def shadow(self, prepare: bool = False):
+        cls = self.cpu_class
+        k = cls.__new__(cls)
+        k.op, k.ctx = self.op, None
+        k.inputs = [None if t is None else HostView(t) for t in self.inputs]
+        k.outputs = [HostView(t) for t in self.outputs]
+        k.validate()
+        if prepare:
+            k.prepare()
+        return k
+
+    def qopts(self, dtype) -> str:
+        return f"-DQT={CL_TYPE[np.dtype(dtype)]}"
+
+
+SELECTORS: list = []
+
+
+def _select(op, graph, previous=fc_select):
+    """The first quantized class of SELECTORS for an 8-bit op, else quant_fc's choice."""
+    if op.inputs and op.inputs[0] >= 0 and graph.operands[op.inputs[0]].dtype in Q8:
+        for sel in SELECTORS:
+            cls = sel(op, graph)
+            if cls is not None:
+                return cls
+    return previous(op, graph)
+
+
+kernels.select = _select

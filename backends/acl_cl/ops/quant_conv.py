@@ -1,0 +1,95 @@
+"""Quantized 8-bit Conv2D and DepthwiseConv2D with the interpreter's integer results: int32
+accumulation of (x - x_zp) * (w - w_zp) over the valid taps plus the int32 bias, then the
+rescale of the cpu kernels (backends/cpu/ops/quant/qconv.py, qconv_dw.py), whose checks run
+here as a shadow and whose multipliers are QuantizeMultiplier(double(s_x) * double(s_w[c]) /
+double(s_y)): Conv2D rescales every channel with the vector rounding (halves up after the high
+multiply); DepthwiseConv2D int8 does so on the first cout - cout % 8 channels and rounds the
+last cout % 8 with the reference rounding (halves away from zero), uint8 depthwise uses the
+reference rounding on every channel (the cpu kernels' `reference_split`). int16 activations are
+refused (they run on cpu)."""
+from __future__ import annotations
+
+import numpy as np
+
+from ...cpu.ops.common import conv_padding
+from ...cpu.ops.quant import qmath
+from ...cpu.ops.quant.qconv import QConv2DLayer
+from ...cpu.ops.quant.qconv_dw import QDepthwiseConv2DLayer
+from . import quant_common as qc
+from .common import check_act
+from .quant_common import I32, U8, QClKernel, quantized
+
+
+class QConvLayer(QClKernel):
+    cpu_class = QConv2DLayer
+    depthwise = False
+    index_at = (2,)         # the int32 bias (ClKernel's int32 operand check)
+
+    @classmethod
+    def check_params(cls, op, graph):
+        g = graph.operands
+        if len(op.inputs) < 3 or op.inputs[2] < 0:
+            return False, f"quantized {op.type} needs a bias (as TFLite)"
+        x, w, b, y = (g[i] for i in (*op.inputs[:3], op.outputs[0]))
+        if len(x.shape) != 4 or len(w.shape) != 4:
+            return False, f"acl_cl quantized {op.type} needs NHWC input and a 4-D filter"
+        if not (quantized(w) and w.dtype == x.dtype == y.dtype):
+            return False, (f"acl_cl quantized {op.type} needs one 8-bit type on input, filter "
+                           f"and output, got {x.type_name}/{w.type_name}/{y.type_name}")
+        if not (w.is_constant and b.is_constant) or b.dtype != I32:
+            return False, f"acl_cl quantized {op.type} needs a constant filter and int32 bias"
+        ok, why = check_act(op)
+        if not ok or op.params.get("fused_activation_function") == "RELU_0_TO_1":
+            return False, why or f"acl_cl quantized {op.type} has no fused RELU_0_TO_1"
+        return True, ""
+
+    def validate(self) -> None:
+        sh = self.shadow()       # the cpu kernel's checks (bias scale, zero points, ...)
+        x, w, y = self.inputs[0], self.inputs[1], self.outputs[0]
+        axis = 3 if self.depthwise else 0
+        cout = int(w.shape[axis])
+        ws = np.asarray(w.quant.scale, np.float32).reshape(-1)
+        product = np.float64(sh.scale(x)) * ws.astype(np.float64)
+        mult, shift = qmath.quantize_multiplier(np.broadcast_to(product / np.float64(
+            sh.scale(y)), (cout,)))
+        self.mult, self.shift = mult.astype(np.int32), shift.astype(np.int32)
+        self.split = sh.requant.split
+        self.wzp = int(w.quant.zero_point[0]) if x.dtype == U8 else 0
+        self.xzp, self.yzp = sh.zero_point(x), sh.zero_point(y)
+        self.lo, self.hi = sh.requant.lo, sh.requant.hi
+        self.bias = np.asarray(self.inputs[2].data, np.int64).reshape(cout).astype(np.int32)
+
+    def setup(self) -> None:
+        p = self.op.params
+        x, w, y = self.inputs[0], self.inputs[1], self.outputs[0]
+        n, h, wd, cin = x.shape
+        if self.depthwise:
+            _, kh, kw, cout = w.shape
+            mult = cout // cin
+        else:
+            cout, kh, kw, _ = w.shape
+            mult = 0
+        _, oh, ow, _ = y.shape
+        sh, sw, dh, dw = p.stride_h, p.stride_w, p.dilation_h_factor, p.dilation_w_factor
+        pt, _, pl, _ = conv_padding(p.padding, h, wd, kh, kw, sh, sw, dh, dw, oh, ow)
+        geo = np.array([h, wd, cin, oh, ow, cout, kh, kw, sh, sw, dh, dw, pt, pl, mult],
+                       np.int32)
+        self.bufs = [self.const_buffer(a) for a in (self.bias, self.mult, self.shift, geo)]
+        ints = [np.int32(v) for v in (self.xzp, self.wzp, self.yzp, self.lo, self.hi,
+                                      self.split)]
+        if y.size:
+            self.launch(self.kernel("quant2.cl", "qconv", self.qopts(x.dtype)),
+                        (cout, ow, n * oh), None, x.buffer, w.buffer, self.bufs[0], y.buffer,
+                        *self.bufs[1:], *ints)
+
+
+class QDepthwiseLayer(QConvLayer):
+    cpu_class = QDepthwiseConv2DLayer
+    depthwise = True
+
+
+def select(op, graph):
+    return {"Conv2D": QConvLayer, "DepthwiseConv2D": QDepthwiseLayer}.get(op.type)
+
+
+qc.SELECTORS.append(select)

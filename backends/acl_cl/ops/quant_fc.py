@@ -1,0 +1,88 @@
+"""Quantized FullyConnected (int8 per-tensor / per-channel, uint8 per-tensor with a weight zero
+point) with the interpreter's integer results: int32 accumulators, the multipliers of
+backends/cpu/ops/quant/qfc.py (fc_multipliers, QuantizeMultiplier) and the optimized kernel's
+vector rounding for every element (quant.cl rescale_vector), so outputs equal the interpreter's.
+int16 activations are refused (they run on cpu)."""
+from __future__ import annotations
+
+import numpy as np
+
+from ...cpu.ops.quant import qmath
+from ...cpu.ops.quant.qfc import fc_multipliers
+from .common import ClKernel, check_act, kernels
+
+I8, U8, I32 = np.dtype(np.int8), np.dtype(np.uint8), np.dtype(np.int32)
+Q8 = frozenset({I8, U8})
+
+
+def _quantized(o) -> bool:
+    return o.dtype in Q8 and o.quant is not None and len(o.quant.scale) > 0
+
+
+class QFullyConnectedLayer(ClKernel):
+    in_types = out_types = Q8
+
+    @classmethod
+    def supports(cls, op, graph):
+        g = graph.operands
+        if len(op.inputs) < 2 or op.inputs[1] < 0:
+            return False, "FullyConnected needs weights"
+        x, w, y = g[op.inputs[0]], g[op.inputs[1]], g[op.outputs[0]]
+        if not (_quantized(x) and _quantized(w) and _quantized(y)):
+            return False, "acl_cl quantized FullyConnected needs quantized input, weights, output"
+        if not x.dtype == w.dtype == y.dtype:
+            return False, (f"acl_cl quantized FullyConnected needs one 8-bit type, got "
+                           f"{x.type_name}/{w.type_name}/{y.type_name}")
+        if not w.is_constant:
+            return False, "acl_cl quantized FullyConnected needs constant weights"
+        if len(op.inputs) > 2 and op.inputs[2] >= 0:
+            b = g[op.inputs[2]]
+            if b.dtype != I32 or not b.is_constant:
+                return False, "acl_cl quantized FullyConnected needs a constant int32 bias"
+        if op.params.get("weights_format", "DEFAULT") != "DEFAULT":
+            return False, "acl_cl FullyConnected supports the DEFAULT weights format only"
+        if len(w.quant.scale) > 1 and x.dtype == U8:
+            return False, "uint8 FullyConnected needs per-tensor weights"
+        for o in (x, w, y):
+            if o.dynamic or len(o.shape) > 6:
+                return False, f"acl_cl needs static shapes of rank <= 6 (#{o.index})"
+        ok, why = check_act(op)
+        if not ok or op.params.get("fused_activation_function") == "RELU_0_TO_1":
+            return False, why or "acl_cl quantized FullyConnected has no fused RELU_0_TO_1"
+        return True, ""
+
+    def setup(self) -> None:
+        x, w, y = self.inputs[0], self.inputs[1], self.outputs[0]
+        units, depth = w.shape
+        if len(w.shape) != 2 or x.size % max(depth, 1):
+            raise self.fail(f"input {x.shape} cannot be flattened to rows of weights {w.shape}")
+        ws = np.asarray(w.quant.scale, np.float32).reshape(-1)
+        per_channel = ws.size > 1
+        s_in, s_out = (float(np.float32(t.quant.scale[0])) for t in (x, y))
+        m, s = qmath.quantize_multiplier(fc_multipliers(s_in, ws, s_out))
+        wzp = np.zeros(units, np.int32) if per_channel else \
+            np.array([int(w.quant.zero_point[0])], np.int32)
+        b = self.tin(2)
+        bias = np.zeros(units, np.int32) if b is None else \
+            np.asarray(b.data, np.int32).reshape(-1)
+        act = self.op.params.get("fused_activation_function", "NONE") or "NONE"
+        lo, hi = qmath.activation_range(act, s_out, int(y.quant.zero_point[0]), y.dtype)
+        self.bufs = [self.const_buffer(a) for a in (bias, m.astype(np.int32), s.astype(np.int32),
+                                                    wzp)]
+        opts = "-DQT=uchar" if x.dtype == U8 else "-DQT=char"
+        ints = [np.int32(v) for v in (depth, units, int(x.quant.zero_point[0]),
+                                      int(y.quant.zero_point[0]), lo, hi, per_channel, y.size)]
+        if y.size:
+            self.launch(self.kernel("quant.cl", "qfc", opts), (y.size,), None, x.buffer,
+                        w.buffer, self.bufs[0], y.buffer, *self.bufs[1:], *ints)
+
+
+def select(op, graph):
+    """The quantized kernel for an 8-bit FullyConnected (the float one otherwise)."""
+    if op.type == "FullyConnected" and op.inputs and \
+            graph.operands[op.inputs[0]].dtype in Q8:
+        return QFullyConnectedLayer
+    return None
+
+
+kernels.select = select

@@ -1,0 +1,124 @@
+"""Quantized 8-bit Reshape / Squeeze / ExpandDims (a byte copy: input and output must carry the
+same scale and zero point), Concat (bytes copied; uint8 inputs whose parameters differ from the
+output's are requantized through a 256-entry table built by the cpu kernel's own float32
+arithmetic, backends/cpu/ops/quant/qconcat.py, so results are identical) and Pool2D AVERAGE /
+MAX (backends/cpu/ops/quant/qpool.py: int32 sums over the valid taps divided with rounding half
+away from zero, or the maximum; then clamped)."""
+from __future__ import annotations
+
+import numpy as np
+
+from ...cpu.ops.common import conv_padding
+from ...cpu.ops.quant import qmath
+from ...cpu.ops.quant.qconcat import QConcat
+from ...cpu.ops.quant.qpool import QAveragePool2D, QMaxPool2D
+from . import quant_common as qc
+from .data_movement import ReshapeLayer
+from .quant_common import U8, QClKernel, same_quant
+
+POOL_KIND = {"AVERAGE_POOL_2D": 0, "MAX_POOL_2D": 1}
+
+
+class QReshapeLayer(QClKernel, ReshapeLayer):
+    params_at = (1,)
+
+    @classmethod
+    def check_params(cls, op, graph):
+        x, y = graph.operands[op.inputs[0]], graph.operands[op.outputs[0]]
+        if x.dtype != y.dtype or not same_quant(x, y):
+            return False, (f"acl_cl quantized {op.type} copies bytes: input and output need "
+                           f"the same type, scale and zero point")
+        return True, ""
+
+    setup = ReshapeLayer.setup
+
+
+class QConcatLayer(QClKernel):
+    cpu_class = QConcat
+
+    @classmethod
+    def check_params(cls, op, graph):
+        y = graph.operands[op.outputs[0]]
+        for i in op.inputs:
+            t = graph.operands[i]
+            if t.dtype != y.dtype:
+                return False, f"acl_cl quantized Concat needs one type, got {t.type_name}"
+            if y.dtype != U8 and not same_quant(t, y):
+                return False, ("int8 Concat needs the output's scale and zero point on every "
+                               "input (as TFLite)")
+        if op.params.get("fused_activation_function") not in (None, "NONE"):
+            return False, "quantized Concat has no fused activation"
+        return True, ""
+
+    def validate(self) -> None:
+        self.rescale = self.shadow().rescale       # per input: None or float32 (scale, bias)
+
+    def table(self, s, bias) -> np.ndarray:
+        """The cpu kernel's requantization of every uint8 value (qconcat.QConcat.run)."""
+        v = np.arange(256, dtype=np.uint8)
+        r = qmath.round_half_away(v.astype(np.float32) * s + bias)
+        zp = int(self.outputs[0].quant.zero_point[0])
+        return np.clip(r.astype(np.int64) + zp, 0, 255).astype(np.uint8)
+
+    def setup(self) -> None:
+        y = self.outputs[0]
+        rank = max(len(y.shape), 1)
+        axis = self.op.params.get("axis", 0) % rank
+        inner = int(np.prod(y.shape[axis + 1:], dtype=np.int64))
+        dst_cols = (y.shape[axis] if y.shape else 1) * inner
+        col = 0
+        self.kernels_, self.tables_ = [], []
+        for t, r in zip(self.inputs, self.rescale):
+            cols = (t.shape[axis] if t.shape else 1) * inner
+            if t.size:
+                tab = self.const_buffer(np.arange(256, dtype=np.uint8) if r is None
+                                        else self.table(*r))
+                knl = self.kernel("quant2.cl", "qcopy_rows")
+                self.kernels_.append(knl)
+                self.tables_.append(tab)
+                self.launch(knl, (t.size,), None, t.buffer, y.buffer, tab, np.int32(cols),
+                            np.int32(dst_cols), np.int32(col), np.int32(r is not None),
+                            np.int32(t.size))
+            col += cols
+
+
+class QPool2DLayer(QClKernel):
+    @property
+    def cpu_class(self):
+        return QAveragePool2D if self.op.subtype == "AVERAGE_POOL_2D" else QMaxPool2D
+
+    @classmethod
+    def check_params(cls, op, graph):
+        if op.subtype not in POOL_KIND:
+            return False, f"acl_cl has no quantized {op.subtype} (TFLite has none either)"
+        x, y = graph.operands[op.inputs[0]], graph.operands[op.outputs[0]]
+        if len(x.shape) != 4:
+            return False, "acl_cl quantized Pool2D needs NHWC input"
+        if x.dtype != y.dtype or not same_quant(x, y):
+            return False, "quantized Pool2D needs the input's scale and zero point on the output"
+        return True, ""
+
+    def validate(self) -> None:
+        sh = self.shadow()
+        self.lo, self.hi = sh.lo, sh.hi
+
+    def setup(self) -> None:
+        p = self.op.params
+        x, y = self.inputs[0], self.outputs[0]
+        n, h, wd, c = x.shape
+        _, oh, ow, _ = y.shape
+        kh, kw, sh, sw = p.filter_height, p.filter_width, p.stride_h, p.stride_w
+        pt, _, pl, _ = conv_padding(p.padding, h, wd, kh, kw, sh, sw, 1, 1, oh, ow)
+        ints = [np.int32(v) for v in (h, wd, c, oh, ow, kh, kw, sh, sw, pt, pl,
+                                      POOL_KIND[self.op.subtype], self.lo, self.hi)]
+        if y.size:
+            self.launch(self.kernel("quant2.cl", "qpool", self.qopts(x.dtype)), (c, ow, n * oh),
+                        None, x.buffer, y.buffer, *ints)
+
+
+def select(op, graph):
+    return {"Reshape": QReshapeLayer, "Squeeze": QReshapeLayer, "ExpandDims": QReshapeLayer,
+            "Concat": QConcatLayer, "Pool2D": QPool2DLayer}.get(op.type)
+
+
+qc.SELECTORS.append(select)

@@ -1,0 +1,169 @@
+"""Gather, EmbeddingLookup, Comparison (-> bool), LOGICAL_AND/OR, ArgMinMax, OneHot, TopKV2.
+
+Gather/EmbeddingLookup read computed indices on the device; an index out of range fails the
+run as it fails TFLite's invoke: the kernel raises a flag that run() reads back (one small
+blocking read per such op)."""
+from __future__ import annotations
+
+import numpy as np
+
+from ....errors import ExecutionError
+from .common import BOOL, F32, INDEX, ClKernel, register, strides_of
+
+I64 = np.dtype(np.int64)
+
+
+def bcast_meta(a_shape, b_shape, y_shape) -> np.ndarray:
+    r = len(y_shape)
+    meta = [1] * (6 - r) + list(y_shape)
+    for shape in (a_shape, b_shape):
+        shape = [1] * (r - len(shape)) + list(shape)
+        meta += [0] * (6 - r) + [0 if d == 1 else s for d, s in zip(shape, strides_of(shape))]
+    return np.array(meta, np.int32)
+
+
+class IndexCheck(ClKernel):
+    """Adds the out-of-range flag: cleared before, read after the kernel."""
+
+    def checked_gather(self, x, idx, y, limit: int, nidx: int, inner: int) -> None:
+        cl = self.rt.cl
+        self.err = self.rt.buffer(4, np.zeros(1, np.int32))
+        self.flag = np.zeros(1, np.int32)
+        self.limit = limit
+        self.launches.append(lambda: cl.enqueue_fill_buffer(self.rt.queue, self.err,
+                                                            np.int32(0), 0, 4))
+        self.launch(self.kernel("extra.cl", "gather_axis"), (y.size,), None, x.buffer,
+                    idx.buffer, y.buffer, self.err, np.int32(limit), np.int32(nidx),
+                    np.int32(inner), np.int32(y.size))
+        self.launches.append(self.read_flag)
+
+    def read_flag(self) -> None:
+        cl = self.rt.cl
+        cl.enqueue_copy(self.rt.queue, self.flag, self.err, is_blocking=True)
+        if self.flag[0]:
+            raise ExecutionError(f"op #{self.op.index} {self.op.name}: an index is out of "
+                                 f"range [0, {self.limit}) on device {self.rt.name}")
+
+
+@register("Gather")
+class GatherLayer(IndexCheck):
+    index_at = (1,)
+
+    @classmethod
+    def check_params(cls, op, graph):
+        if int(op.params.get("batch_dims", 0)) != 0:
+            return False, "acl_cl Gather supports batch_dims 0 only"
+        return True, ""
+
+    def setup(self) -> None:
+        x, idx, y = self.inputs[0], self.inputs[1], self.outputs[0]
+        axis = int(self.op.params.get("axis", 0))
+        if not -len(x.shape) <= axis < len(x.shape):
+            raise self.fail(f"axis {axis} out of range for rank {len(x.shape)}")
+        axis %= len(x.shape)
+        inner = int(np.prod(x.shape[axis + 1:], dtype=np.int64))
+        if y.size:
+            self.checked_gather(x, idx, y, x.shape[axis], max(idx.size, 1), inner)
+
+
+@register("EmbeddingLookup")
+class EmbeddingLookupLayer(IndexCheck):
+    """inputs (ids int32, table)."""
+    index_at = (0,)
+
+    def setup(self) -> None:
+        ids, table, y = self.inputs[0], self.inputs[1], self.outputs[0]
+        inner = int(np.prod(table.shape[1:], dtype=np.int64))
+        if y.size:
+            self.checked_gather(table, ids, y, table.shape[0], ids.size, inner)
+
+
+COMPARE = {"EQUAL": 0, "NOT_EQUAL": 1, "GREATER": 2, "GREATER_EQUAL": 3, "LESS": 4,
+           "LESS_EQUAL": 5}
+
+
+@register(*(f"Comparison.{k}" for k in COMPARE))
+class ComparisonLayer(ClKernel):
+    out_types = BOOL
+
+    def setup(self) -> None:
+        a, b, y = self.inputs[0], self.inputs[1], self.outputs[0]
+        if len(y.shape) > 6:
+            raise self.fail("broadcasting over rank > 6")
+        self.meta = self.const_buffer(bcast_meta(a.shape, b.shape, y.shape))
+        self.launch(self.kernel("extra.cl", "compare_bcast"), (y.size,), None, a.buffer,
+                    b.buffer, y.buffer, self.meta, np.int32(COMPARE[self.op.subtype]),
+                    np.int32(y.size))
+
+
+@register("ElementwiseBinary.LOGICAL_AND", "ElementwiseBinary.LOGICAL_OR")
+class LogicalLayer(ClKernel):
+    in_types = out_types = BOOL
+
+    def setup(self) -> None:
+        a, b, y = self.inputs[0], self.inputs[1], self.outputs[0]
+        if len(y.shape) > 6:
+            raise self.fail("broadcasting over rank > 6")
+        self.meta = self.const_buffer(bcast_meta(a.shape, b.shape, y.shape))
+        self.launch(self.kernel("extra.cl", "logical_bcast"), (y.size,), None, a.buffer,
+                    b.buffer, y.buffer, self.meta, np.int32(self.op.subtype == "LOGICAL_OR"),
+                    np.int32(y.size))
+
+
+@register("ArgMinMax")
+class ArgMinMaxLayer(ClKernel):
+    params_at = (1,)
+    out_types = frozenset({np.dtype(np.int32), I64})
+
+    def setup(self) -> None:
+        x, y = self.inputs[0], self.outputs[0]
+        axis = self.param_values(1)[0]
+        if not -len(x.shape) <= axis < len(x.shape) or x.shape[axis] == 0:
+            raise self.fail(f"axis {axis} out of range (or empty) for input {x.shape}")
+        axis %= len(x.shape)
+        inner = int(np.prod(x.shape[axis + 1:], dtype=np.int64))
+        opts = "-DIDX=long" if y.dtype == I64 else ""
+        self.launch(self.kernel("extra.cl", "argminmax", opts), (y.size,), None, x.buffer,
+                    y.buffer, np.int32(x.shape[axis]), np.int32(inner),
+                    np.int32(self.op.subtype == "ARG_MIN"), np.int32(y.size))
+
+
+@register("OneHot")
+class OneHotLayer(ClKernel):
+    """inputs (indices int32, depth, on_value, off_value); an index out of [0, depth) gives
+    off_value everywhere on its row, as in TFLite."""
+    index_at = (0,)
+    params_at = (1,)
+
+    def setup(self) -> None:
+        idx, y = self.inputs[0], self.outputs[0]
+        axis = int(self.op.params.get("axis", -1)) % len(y.shape)
+        depth = y.shape[axis]
+        inner = int(np.prod(y.shape[axis + 1:], dtype=np.int64))
+        if y.size:
+            self.launch(self.kernel("extra.cl", "one_hot"), (y.size,), None, idx.buffer,
+                        y.buffer, self.inputs[2].buffer, self.inputs[3].buffer,
+                        np.int32(depth), np.int32(inner), np.int32(y.size))
+
+
+@register("TopKV2")
+class TopKV2Layer(ClKernel):
+    """The k largest along the last axis, descending, equal values by lower index (int32
+    indices)."""
+    params_at = (1,)
+    out_types = frozenset({F32}) | INDEX
+
+    def validate(self) -> None:
+        if self.outputs[0].dtype != F32 or self.outputs[1].dtype != np.int32:
+            raise self.fail("acl_cl TopKV2 gives float32 values and int32 indices")
+
+    def setup(self) -> None:
+        x, vals, idx = self.inputs[0], self.outputs[0], self.outputs[1]
+        k = self.param_values(1)[0]
+        cols = x.shape[-1] if x.shape else 1
+        if k != vals.shape[-1] or not 0 <= k <= cols:
+            raise self.fail(f"k {k} does not fit input {x.shape} / output {vals.shape}")
+        rows = x.size // max(cols, 1)
+        if vals.size:
+            self.launch(self.kernel("extra.cl", "top_k"), (rows,), None, x.buffer,
+                        vals.buffer, idx.buffer, np.int32(cols), np.int32(k), np.int32(rows))

@@ -1,0 +1,95 @@
+"""Programs built once per device and source: in memory for the life of the runtime, and as
+binaries on disk under `cache_dir` (keyed by device and source hash) so a new process or
+session starts fast. A cache file that fails its checksum or does not load is rebuilt."""
+from __future__ import annotations
+
+import hashlib
+import os
+from collections import Counter
+from importlib import resources
+
+from ...errors import CompileError
+
+MAGIC = b"ONERTCL1"
+stats: Counter = Counter()     # "source", "disk", "memory", "corrupt" builds; read by tests
+
+
+def default_cache_dir() -> str:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "onert_py", "cl")
+
+
+def read_source(name: str) -> str:
+    """A `.cl` file shipped as package data."""
+    return resources.files("onert_py.backends.acl_cl").joinpath("cl", name).read_text()
+
+
+def device_key(dev) -> str:
+    return "|".join(str(x).strip() for x in (dev.platform.name, dev.platform.version, dev.name,
+                                             dev.driver_version, dev.version))
+
+
+class ProgramCache:
+    def __init__(self, cl, ctx, dev, cache_dir: str | None) -> None:
+        self.cl, self.ctx, self.dev = cl, ctx, dev
+        self.cache_dir = cache_dir or default_cache_dir()
+        self.programs: dict[str, object] = {}
+        self.dev_key = device_key(dev)
+
+    def path(self, key: str) -> str:
+        return os.path.join(self.cache_dir, key + ".bin")
+
+    def get(self, name: str, options: str = ""):
+        """The built program of package source `name`."""
+        source = read_source(name)
+        key = hashlib.sha256(f"{self.dev_key}\n{options}\n{source}".encode()).hexdigest()[:32]
+        prg = self.programs.get(key)
+        if prg is not None:
+            stats["memory"] += 1
+            return prg
+        prg = self._load(key, options)
+        if prg is None:
+            prg = self._build(name, source, options)
+            self._store(key, prg)
+        self.programs[key] = prg
+        return prg
+
+    def _load(self, key: str, options: str):
+        try:
+            with open(self.path(key), "rb") as f:
+                blob = f.read()
+        except OSError:
+            return None
+        head, digest, payload = blob[:8], blob[8:40], blob[40:]
+        if head != MAGIC or hashlib.sha256(payload).digest() != digest or not payload:
+            stats["corrupt"] += 1
+            return None
+        try:
+            prg = self.cl.Program(self.ctx, [self.dev], [payload]).build(options=options)
+        except Exception:
+            stats["corrupt"] += 1
+            return None
+        stats["disk"] += 1
+        return prg
+
+    def _build(self, name: str, source: str, options: str):
+        try:
+            prg = self.cl.Program(self.ctx, source).build(options=options)
+        except Exception as e:
+            raise CompileError(f"acl_cl: building {name} for device '{self.dev.name.strip()}' "
+                               f"failed: {e}") from None
+        stats["source"] += 1
+        return prg
+
+    def _store(self, key: str, prg) -> None:
+        try:
+            payload = prg.get_info(self.cl.program_info.BINARIES)[0]
+            if not payload:
+                return
+            os.makedirs(self.cache_dir, exist_ok=True)
+            tmp = self.path(key) + f".{os.getpid()}.tmp"
+            with open(tmp, "wb") as f:
+                f.write(MAGIC + hashlib.sha256(payload).digest() + bytes(payload))
+            os.replace(tmp, self.path(key))
+        except OSError:
+            pass     # a read-only cache directory only costs the next start its build time

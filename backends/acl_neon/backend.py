@@ -1,0 +1,40 @@
+"""The acl_neon backend: native kernels on host tensors (one planned arena, like cpu)."""
+from __future__ import annotations
+
+from ...core.backend import Backend, ContextData, HostBackendContext, IConfig
+from ...core.ir import Graph, Operation
+from ..cpu.backend import check_support
+from . import native
+from .ops import kernels
+
+
+class AclNeonConfig(IConfig):
+    id = "acl_neon"
+    support_dynamic_tensor = False
+
+    def initialize(self) -> bool:
+        ok, why = native.available("core")
+        if not ok:
+            self.unavailable_reason = why
+        return ok
+
+    def supports(self, op: Operation, graph: Graph) -> tuple[bool, str]:
+        return check_support(kernels, op, graph, self.id)
+
+
+class AclNeonContext(HostBackendContext):
+    """Host tensors as cpu has them; kernels read `threads` (config num_threads, default all
+    cores) for their OpenMP parallel regions."""
+
+    def __init__(self, backend, data: ContextData, registry) -> None:
+        super().__init__(backend, data, registry)
+        n = data.options.get("num_threads")
+        self.threads = int(n) if n else native.hardware_threads()
+
+
+class AclNeonBackend(Backend):
+    def __init__(self) -> None:
+        self.config = AclNeonConfig()
+
+    def new_context(self, data: ContextData) -> AclNeonContext:
+        return AclNeonContext(self, data, kernels)

@@ -1,0 +1,59 @@
+// Helpers for the pybind11 layer (bind*.cpp files only; kernel files never include Python).
+//
+// The Python side validates every parameter in configure(); these checks are the last line:
+// a buffer of the wrong dtype, size or layout raises ValueError instead of being read or
+// written out of bounds.
+#pragma once
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+
+#include <cstdint>
+#include <string>
+
+#include "isa.h"
+
+namespace onert_neon {
+namespace py = pybind11;
+
+template <class T>
+T* buffer_of(py::array& a, const char* what, int64_t count, bool write) {
+  if (!py::isinstance<py::array_t<T>>(a) || !a.dtype().is(py::dtype::of<T>()))
+    throw py::value_error(std::string(what) + ": wrong dtype " +
+                          std::string(py::str(a.dtype())));
+  if (!(a.flags() & py::array::c_style))
+    throw py::value_error(std::string(what) + ": array is not C-contiguous");
+  if (a.size() < count)
+    throw py::value_error(std::string(what) + ": " + std::to_string(a.size()) +
+                          " elements, needs " + std::to_string(count));
+  if (!write) return static_cast<T*>(const_cast<void*>(a.data()));   // read through const T*
+  if (!a.writeable()) throw py::value_error(std::string(what) + ": array is read-only");
+  return static_cast<T*>(a.mutable_data());
+}
+
+template <class T>
+const T* in_buffer(py::array& a, const char* what, int64_t count) {
+  return buffer_of<T>(a, what, count, false);
+}
+
+template <class T>
+T* out_buffer(py::array& a, const char* what, int64_t count) {
+  return buffer_of<T>(a, what, count, true);
+}
+
+// set_isa / active_isa / detected_isa / available_isas on every kernel module
+inline void add_isa_functions(py::module_& m) {
+  m.def("set_isa", [](const std::string& name) { return set_isa(name.c_str()); },
+        "Cap the instruction set the kernels use; False if unknown or not supported here");
+  m.def("active_isa", [] { return std::string(isa_name(active_isa())); });
+  m.def("detected_isa", [] { return std::string(isa_name(detected_isa())); });
+  m.def("available_isas", [] {
+    Isa all[4];
+    int n = available_isas(all);
+    py::list out;
+    for (int i = 0; i < n; ++i) out.append(py::str(isa_name(all[i])));
+    return out;
+  });
+}
+
+}  // namespace onert_neon

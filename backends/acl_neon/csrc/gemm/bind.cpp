@@ -1,0 +1,134 @@
+// Module _gemm: plans (weights packed once, in prepare) for Conv2D, FullyConnected and
+// TransposeConv; run() reads the buffers of this run and releases the GIL while computing.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "bind_util.h"
+#include "gemm.h"
+
+namespace py = pybind11;
+using namespace onert_neon;
+
+namespace {
+
+// in_buffer's checks for a read-only input (constant weights are read-only views of the model)
+const float* ro_buffer(py::array& a, const char* what, int64_t count) {
+  if (!a.dtype().is(py::dtype::of<float>()))
+    throw py::value_error(std::string(what) + ": wrong dtype " + std::string(py::str(a.dtype())));
+  if (!(a.flags() & py::array::c_style))
+    throw py::value_error(std::string(what) + ": array is not C-contiguous");
+  if (a.size() < count)
+    throw py::value_error(std::string(what) + ": " + std::to_string(a.size()) +
+                          " elements, needs " + std::to_string(count));
+  return static_cast<const float*>(a.data());
+}
+
+const float* optional_bias(py::object bias, int64_t n) {
+  if (bias.is_none()) return nullptr;
+  py::array arr = bias.cast<py::array>();
+  return ro_buffer(arr, "bias", n);
+}
+
+ConvGeom geom_of(const std::vector<int64_t>& v) {
+  if (v.size() != 15) throw py::value_error("geometry needs 15 values");
+  for (int64_t d : v)
+    if (d < 0) throw py::value_error("geometry values must be >= 0");
+  ConvGeom g{v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10], v[11],
+             v[12], v[13], v[14]};
+  if (g.n < 1 || g.h < 1 || g.w < 1 || g.cin < 1 || g.kh < 1 || g.kw < 1 || g.sh < 1 ||
+      g.sw < 1 || g.dh < 1 || g.dw < 1 || g.oh < 1 || g.ow < 1 || g.cout < 1)
+    throw py::value_error("geometry sizes must be positive");
+  return g;
+}
+
+struct ConvPlan {
+  ConvGeom g;
+  PackedB b;
+  float lo, hi;
+  ConvPlan(py::array w, py::object bias, std::vector<int64_t> geom, float lo_, float hi_)
+      : g(geom_of(geom)), lo(lo_), hi(hi_) {
+    const int64_t K = g.kh * g.kw * g.cin;
+    pack_b(ro_buffer(w, "weights", g.cout * K), K, optional_bias(bias, g.cout), g.cout,
+           K, b);
+  }
+  void run(py::array x, py::array y, int threads) {
+    const float* xp = ro_buffer(x, "input", g.n * g.h * g.w * g.cin);
+    float* yp = out_buffer<float>(y, "output", g.n * g.oh * g.ow * g.cout);
+    py::gil_scoped_release release;
+    conv2d_f32(g, xp, b, yp, lo, hi, threads);
+  }
+};
+
+struct FcPlan {
+  int64_t M, K, N;
+  PackedB b;
+  float lo, hi;
+  FcPlan(py::array w, py::object bias, int64_t m, float lo_, float hi_) : M(m), lo(lo_), hi(hi_) {
+    if (w.ndim() != 2 || m < 0) throw py::value_error("weights must be 2-D and rows >= 0");
+    N = w.shape(0);
+    K = w.shape(1);
+    if (N < 1 || K < 1) throw py::value_error("weights must not be empty");
+    pack_b(ro_buffer(w, "weights", N * K), K, optional_bias(bias, N), N, K, b);
+  }
+  void run(py::array x, py::array y, int threads) {
+    const float* xp = ro_buffer(x, "input", M * K);
+    float* yp = out_buffer<float>(y, "output", M * N);
+    py::gil_scoped_release release;
+    gemm_f32(xp, M, K, b, yp, N, lo, hi, threads);
+  }
+};
+
+struct TransposeConvPlan {
+  ConvGeom g;   // h, w: the input's; oh, ow: the output's; pt, pl: the crop
+  PackedB b;
+  std::vector<float> bias, cols;
+  float lo, hi;
+  TransposeConvPlan(py::array w, py::object bias_, std::vector<int64_t> geom, float lo_,
+                    float hi_)
+      : g(geom_of(geom)), lo(lo_), hi(hi_) {
+    const int64_t taps = g.kh * g.kw, N = taps * g.cout;
+    const float* wp = ro_buffer(w, "weights", g.cout * taps * g.cin);
+    std::vector<float> rows(static_cast<size_t>(N * g.cin));   // [kh][kw][cout] x cin
+    for (int64_t o = 0; o < g.cout; ++o)
+      for (int64_t t = 0; t < taps; ++t)
+        for (int64_t c = 0; c < g.cin; ++c)
+          rows[(t * g.cout + o) * g.cin + c] = wp[(o * taps + t) * g.cin + c];
+    pack_b(rows.data(), g.cin, nullptr, N, g.cin, b);
+    if (const float* bp = optional_bias(bias_, g.cout)) bias.assign(bp, bp + g.cout);
+    cols.resize(static_cast<size_t>(g.n * g.h * g.w * N));
+  }
+  void run(py::array x, py::array y, int threads) {
+    const float* xp = ro_buffer(x, "input", g.n * g.h * g.w * g.cin);
+    float* yp = out_buffer<float>(y, "output", g.n * g.oh * g.ow * g.cout);
+    py::gil_scoped_release release;
+    transpose_conv_f32(g, xp, b, bias.empty() ? nullptr : bias.data(), cols.data(), yp, lo, hi,
+                       threads);
+  }
+};
+
+}  // namespace
+
+PYBIND11_MODULE(_gemm, m) {
+  m.doc() = "acl_neon float32 GEMM family: Conv2D, FullyConnected, TransposeConv";
+  add_isa_functions(m);
+  m.def("gemm_mr", &gemm_mr, "rows of the active ISA's register tile");
+  py::class_<ConvPlan>(m, "ConvPlan")
+      .def(py::init<py::array, py::object, std::vector<int64_t>, float, float>(),
+           py::arg("weights"), py::arg("bias"), py::arg("geometry"), py::arg("lo"),
+           py::arg("hi"))
+      .def("run", &ConvPlan::run, py::arg("x"), py::arg("y"), py::arg("threads") = 1);
+  py::class_<FcPlan>(m, "FcPlan")
+      .def(py::init<py::array, py::object, int64_t, float, float>(), py::arg("weights"),
+           py::arg("bias"), py::arg("rows"), py::arg("lo"), py::arg("hi"))
+      .def("run", &FcPlan::run, py::arg("x"), py::arg("y"), py::arg("threads") = 1);
+  py::class_<TransposeConvPlan>(m, "TransposeConvPlan")
+      .def(py::init<py::array, py::object, std::vector<int64_t>, float, float>(),
+           py::arg("weights"), py::arg("bias"), py::arg("geometry"), py::arg("lo"),
+           py::arg("hi"))
+      .def("run", &TransposeConvPlan::run, py::arg("x"), py::arg("y"), py::arg("threads") = 1);
+}

@@ -1,0 +1,72 @@
+// Float32 GEMM family of acl_neon: Conv2D, FullyConnected and TransposeConv on one packed
+// GEMM. C[M x N] = A[M x K] * B[K x N] + bias, clamped to [lo, hi] in the micro-kernel's store.
+//
+// B (the weights, given as rows W[n][0:K], n < N) is packed once into panels of 16 columns:
+// panel p holds W[p*16 + j][k] at p*K*16 + k*16 + j, zero past N; the bias is padded with zeros
+// to a multiple of 32. A is read in place (rows `lda` apart: FC inputs, 1x1 stride-1 unpadded
+// convolutions on NHWC) or, for other convolutions, gathered tile by tile (im2col of MR output
+// pixels at a time into a per-thread scratch that stays in L1/L2).
+//
+// ISA micro-kernels (register tiles): AVX-512 12x32, AVX2/FMA 6x16, NEON 6x16, baseline 4x16.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace onert_neon {
+
+constexpr int64_t kPanel = 16;   // columns per packed panel
+
+struct PackedB {
+  int64_t K = 0, N = 0;
+  std::vector<float> data;   // ceil(N/16) panels of K*16 floats
+  std::vector<float> bias;   // N rounded up to 32, zero padded
+};
+
+// Pack W ([N][K] row-major, rows `ldw` floats apart) and bias (N floats or nullptr).
+void pack_b(const float* w, int64_t ldw, const float* bias, int64_t N, int64_t K, PackedB& out);
+
+// One row tile (rows <= the ISA's MR) times the columns [col0, col1) (col0 a multiple of 32).
+struct TileArgs {
+  int rows;
+  int64_t K;
+  const float* a;       // rows x K, rows `lda` floats apart
+  int64_t lda;
+  const PackedB* b;
+  float* c;             // rows x N, rows `ldc` floats apart
+  int64_t ldc;
+  int64_t col0, col1;
+  float lo, hi;
+};
+
+void gemm_tile_base(const TileArgs& t);
+#if defined(__x86_64__)
+void gemm_tile_avx2(const TileArgs& t);
+void gemm_tile_avx512(const TileArgs& t);
+#endif
+
+int gemm_mr();   // rows of the active ISA's register tile
+
+// C = clamp(A * B + bias), A rows `lda` apart, C rows `ldc` apart; split over `threads`.
+void gemm_f32(const float* a, int64_t M, int64_t lda, const PackedB& b, float* c, int64_t ldc,
+              float lo, float hi, int threads);
+
+// NHWC convolution geometry (validated by the caller: sizes > 0, the output fits).
+struct ConvGeom {
+  int64_t n, h, w, cin;
+  int64_t kh, kw, sh, sw, dh, dw, pt, pl;
+  int64_t oh, ow, cout;
+};
+
+// y[n, oh, ow, cout] = clamp(conv(x, W) + bias); W packed from [cout][kh][kw][cin] with K =
+// kh*kw*cin (order kh, kw, cin).
+void conv2d_f32(const ConvGeom& g, const float* x, const PackedB& b, float* y, float lo,
+                float hi, int threads);
+
+// Transposed convolution: cols = x[n*h*w, cin] * B (B packed from [kh][kw][cout] x cin, N =
+// kh*kw*cout; `cols` scratch of n*h*w*N floats) then every output pixel gathers its taps.
+// g.h/g.w are the input's sizes, g.oh/g.ow the output's; g.pt/g.pl the top/left crop.
+void transpose_conv_f32(const ConvGeom& g, const float* x, const PackedB& b, const float* bias,
+                        float* cols, float* y, float lo, float hi, int threads);
+
+}  // namespace onert_neon

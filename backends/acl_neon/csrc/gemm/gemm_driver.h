@@ -1,0 +1,56 @@
+// The threaded tile loop shared by the GEMM entry points (baseline files only).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "gemm.h"
+#include "parallel.h"
+
+namespace onert_neon {
+
+struct TileKernel {
+  void (*fn)(const TileArgs&);
+  int mr;
+};
+TileKernel tile_kernel();   // the active ISA's micro-kernel
+
+constexpr int64_t kColBlock = 32;   // columns per task (a multiple of every ISA's step)
+
+// Tasks are (row tile, 32-column block) pairs, row-tile major; each thread takes a contiguous
+// run of them and calls the micro-kernel once per row tile it touches. `rows_of(m0, rows,
+// scratch, lda)` returns the A rows of a tile (in place, or gathered into `scratch`, which
+// holds mr*K floats when `scratch_needed`).
+template <class RowsOf>
+void run_tiles(int64_t M, const PackedB& b, float* c, int64_t ldc, float lo, float hi,
+               int threads, bool scratch_needed, RowsOf&& rows_of) {
+  if (M <= 0) return;
+  const TileKernel tk = tile_kernel();
+  const int64_t K = b.K, N = b.N;
+  const int64_t mtiles = (M + tk.mr - 1) / tk.mr;
+  const int64_t cblocks = (N + kColBlock - 1) / kColBlock;
+  const int64_t flops_per_task = 2 * tk.mr * kColBlock * K;
+  const int64_t grain = flops_per_task >= 200000 ? 1 : 200000 / flops_per_task;
+  parallel_range(threads, mtiles * cblocks, grain, [&](int64_t tb, int64_t te) {
+    std::vector<float> scratch(scratch_needed ? static_cast<size_t>(tk.mr * K) : 0);
+    int64_t last_mt = -1;
+    const float* a = nullptr;
+    int64_t lda = K;
+    for (int64_t task = tb; task < te;) {
+      const int64_t mt = task / cblocks, cb0 = task % cblocks;
+      const int64_t cb1 = cb0 + (te - task) < cblocks ? cb0 + (te - task) : cblocks;
+      const int64_t m0 = mt * tk.mr;
+      const int rows = static_cast<int>(M - m0 < tk.mr ? M - m0 : tk.mr);
+      if (mt != last_mt) {
+        a = rows_of(m0, rows, scratch.data(), lda);
+        last_mt = mt;
+      }
+      TileArgs t{rows, K, a, lda, &b, c + m0 * ldc, ldc, cb0 * kColBlock,
+                 cb1 * kColBlock < N ? cb1 * kColBlock : N, lo, hi};
+      tk.fn(t);
+      task += cb1 - cb0;
+    }
+  });
+}
+
+}  // namespace onert_neon

@@ -1,0 +1,124 @@
+// The GEMM family against scalar references: odd sizes (row and column tails), every
+// activation range, threads 1 and 2.
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "gemm.h"
+#include "testing.h"
+
+using namespace onert_neon;
+
+namespace {
+
+std::vector<float> seq(int64_t n, int seed) {
+  std::vector<float> v(static_cast<size_t>(n));
+  uint32_t s = 2654435761u * static_cast<uint32_t>(seed + 1);
+  for (auto& x : v) {
+    s = s * 1664525u + 1013904223u;
+    x = static_cast<float>((s >> 8) % 2001) / 1000.0f - 1.0f;
+  }
+  return v;
+}
+
+float clampf(float v, float lo, float hi) { return v < lo ? lo : (v > hi ? hi : v); }
+
+void check_conv(const ConvGeom& g, float lo, float hi, int threads) {
+  const int64_t K = g.kh * g.kw * g.cin;
+  auto x = seq(g.n * g.h * g.w * g.cin, 1), w = seq(g.cout * K, 2), bias = seq(g.cout, 3);
+  PackedB b;
+  pack_b(w.data(), K, bias.data(), g.cout, K, b);
+  std::vector<float> y(static_cast<size_t>(g.n * g.oh * g.ow * g.cout), 99.0f);
+  conv2d_f32(g, x.data(), b, y.data(), lo, hi, threads);
+  int64_t i = 0;
+  for (int64_t bn = 0; bn < g.n; ++bn)
+    for (int64_t oy = 0; oy < g.oh; ++oy)
+      for (int64_t ox = 0; ox < g.ow; ++ox)
+        for (int64_t o = 0; o < g.cout; ++o, ++i) {
+          double acc = bias[o];
+          for (int64_t ky = 0; ky < g.kh; ++ky)
+            for (int64_t kx = 0; kx < g.kw; ++kx) {
+              int64_t iy = oy * g.sh - g.pt + ky * g.dh, ix = ox * g.sw - g.pl + kx * g.dw;
+              if (iy < 0 || iy >= g.h || ix < 0 || ix >= g.w) continue;
+              for (int64_t c = 0; c < g.cin; ++c)
+                acc += double(x[((bn * g.h + iy) * g.w + ix) * g.cin + c]) *
+                       w[((o * g.kh + ky) * g.kw + kx) * g.cin + c];
+            }
+          CHECK_NEAR(y[i], clampf(float(acc), lo, hi), 1e-4);
+        }
+}
+
+}  // namespace
+
+NEON_TEST(gemm_odd_sizes_and_clamps) {
+  const float inf = INFINITY;
+  for (int threads : {1, 2})
+    for (int64_t M : {1, 5, 13, 31})
+      for (int64_t N : {1, 7, 16, 17, 33, 70})
+        for (int64_t K : {1, 3, 19}) {
+          float lo = N % 2 ? -inf : 0.0f, hi = N == 7 ? 0.5f : inf;
+          auto a = seq(M * (K + 2), 4), w = seq(N * K, 5), bias = seq(N, 6);
+          PackedB b;
+          pack_b(w.data(), K, N == 16 ? nullptr : bias.data(), N, K, b);
+          std::vector<float> c(static_cast<size_t>(M * (N + 1)), 99.0f);
+          gemm_f32(a.data(), M, K + 2, b, c.data(), N + 1, lo, hi, threads);
+          for (int64_t m = 0; m < M; ++m) {
+            for (int64_t n = 0; n < N; ++n) {
+              double acc = N == 16 ? 0.0 : bias[n];
+              for (int64_t k = 0; k < K; ++k) acc += double(a[m * (K + 2) + k]) * w[n * K + k];
+              CHECK_NEAR(c[m * (N + 1) + n], clampf(float(acc), lo, hi), 1e-4);
+            }
+            CHECK(c[m * (N + 1) + N] == 99.0f);   // the gap between rows is left alone
+          }
+        }
+}
+
+NEON_TEST(conv_forms) {
+  for (int threads : {1, 2}) {
+    check_conv({1, 6, 7, 5, 1, 1, 1, 1, 1, 1, 0, 0, 6, 7, 19}, -INFINITY, INFINITY, threads);
+    check_conv({2, 7, 8, 3, 3, 3, 1, 1, 1, 1, 1, 1, 7, 8, 4}, 0.0f, 6.0f, threads);
+    check_conv({1, 9, 8, 3, 3, 3, 2, 2, 1, 1, 0, 0, 4, 3, 33}, -1.0f, 1.0f, threads);
+    check_conv({1, 9, 9, 2, 3, 2, 1, 2, 2, 1, 2, 0, 9, 4, 5}, 0.0f, INFINITY, threads);
+    check_conv({1, 6, 6, 8, 1, 1, 2, 2, 1, 1, 0, 0, 3, 3, 4}, -INFINITY, INFINITY, threads);
+  }
+}
+
+NEON_TEST(transpose_conv_matches_scatter) {
+  for (int threads : {1, 2}) {
+    ConvGeom g{2, 3, 4, 5, 3, 2, 2, 1, 1, 1, 1, 0, 6, 5, 7};   // crop top 1, left 0
+    const int64_t taps = g.kh * g.kw, N = taps * g.cout;
+    auto x = seq(g.n * g.h * g.w * g.cin, 7), w = seq(g.cout * taps * g.cin, 8),
+         bias = seq(g.cout, 9);
+    std::vector<float> rows(static_cast<size_t>(N * g.cin));
+    for (int64_t o = 0; o < g.cout; ++o)
+      for (int64_t t = 0; t < taps; ++t)
+        for (int64_t c = 0; c < g.cin; ++c)
+          rows[(t * g.cout + o) * g.cin + c] = w[(o * taps + t) * g.cin + c];
+    PackedB b;
+    pack_b(rows.data(), g.cin, nullptr, N, g.cin, b);
+    std::vector<float> cols(static_cast<size_t>(g.n * g.h * g.w * N));
+    std::vector<float> y(static_cast<size_t>(g.n * g.oh * g.ow * g.cout));
+    transpose_conv_f32(g, x.data(), b, bias.data(), cols.data(), y.data(), 0.0f, INFINITY,
+                       threads);
+    std::vector<double> ref(y.size());
+    for (int64_t bn = 0; bn < g.n; ++bn)
+      for (int64_t oy = 0; oy < g.oh; ++oy)
+        for (int64_t ox = 0; ox < g.ow; ++ox)
+          for (int64_t o = 0; o < g.cout; ++o)
+            ref[((bn * g.oh + oy) * g.ow + ox) * g.cout + o] = bias[o];
+    for (int64_t bn = 0; bn < g.n; ++bn)
+      for (int64_t iy = 0; iy < g.h; ++iy)
+        for (int64_t ix = 0; ix < g.w; ++ix)
+          for (int64_t ky = 0; ky < g.kh; ++ky)
+            for (int64_t kx = 0; kx < g.kw; ++kx) {
+              int64_t oy = iy * g.sh + ky - g.pt, ox = ix * g.sw + kx - g.pl;
+              if (oy < 0 || oy >= g.oh || ox < 0 || ox >= g.ow) continue;
+              for (int64_t o = 0; o < g.cout; ++o)
+                for (int64_t c = 0; c < g.cin; ++c)
+                  ref[((bn * g.oh + oy) * g.ow + ox) * g.cout + o] +=
+                      double(x[((bn * g.h + iy) * g.w + ix) * g.cin + c]) *
+                      w[((o * g.kh + ky) * g.kw + kx) * g.cin + c];
+            }
+    for (size_t i = 0; i < y.size(); ++i) CHECK_NEAR(y[i], clampf(float(ref[i]), 0.0f, INFINITY), 1e-4);
+  }
+}

@@ -1,0 +1,49 @@
+// Quantized depthwise convolution, pooling and table lookups on 8-bit NHWC tensors.
+#pragma once
+
+#include <cstdint>
+
+#include "qgemm.h"
+
+namespace onert_neon {
+namespace quant {
+
+struct DwParams {
+  ConvGeom g;                      // cin: input channels
+  int64_t cout, mult;              // cout = cin * mult
+  bool x_signed;
+  int32_t x_zp;
+};
+
+// y[.., oc] = requant(sum over valid taps (x[.., oc / mult] - x_zp) * w[tap][oc]); w: the
+// filter minus its zero point, [kh * kw][cout] int16
+void depthwise(const DwParams& p, const uint8_t* x, const int16_t* w, const Requant& rq,
+               uint8_t* out, int threads);
+#if defined(__x86_64__)
+// output rows [rb, re) (batch * oh) of a depth-multiplier-1 depthwise convolution
+void depthwise_rows_avx2(const DwParams& p, const uint8_t* x, const int16_t* w,
+                         const Requant& rq, uint8_t* out, int64_t rb, int64_t re);
+void depthwise_rows_avx512(const DwParams& p, const uint8_t* x, const int16_t* w,
+                           const Requant& rq, uint8_t* out, int64_t rb, int64_t re);
+#endif
+
+struct PoolParams {
+  ConvGeom g;                      // kh/kw: the filter, dh = dw = 1, cin = channels
+  bool x_signed, average;
+  int32_t lo, hi;
+};
+
+// AVERAGE (valid taps summed, divided with halves away from zero) or MAX, clamped
+void pool(const PoolParams& p, const uint8_t* x, uint8_t* out, int threads);
+
+// out[i] = table[(kinds ? kinds[i] * 65536 : 0) + (a[ia] << 8 | b[ib])] over a 4-D output
+// shape, a and b indexed by their element strides (0 where broadcast)
+void pair_lookup(const uint8_t* table, const uint8_t* a, const uint8_t* b, const uint8_t* kinds,
+                 const int64_t* shape, const int64_t* astr, const int64_t* bstr, uint8_t* out,
+                 int threads);
+
+// out[i] = table[x[i]] (256 entries)
+void lut8(const uint8_t* table, const uint8_t* x, int64_t n, uint8_t* out, int threads);
+
+}  // namespace quant
+}  // namespace onert_neon

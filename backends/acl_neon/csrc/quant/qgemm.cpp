@@ -1,0 +1,199 @@
+// Quantized GEMM / convolution: baseline kernels, the ISA dispatch and the convolution driver.
+#include "qgemm.h"
+
+#include <cassert>
+#include <cstring>
+#include <vector>
+
+#include "isa.h"
+#include "parallel.h"
+
+#if defined(__aarch64__)
+#include <arm_neon.h>
+#endif
+
+namespace onert_neon {
+namespace quant {
+
+namespace {
+
+inline int64_t wrap32(int64_t v) { return static_cast<int64_t>(static_cast<int32_t>(
+    static_cast<uint32_t>(static_cast<uint64_t>(v)))); }
+
+// gemmlowp's SaturatingRoundingDoublingHighMul on int32 values
+inline int64_t srdhm(int64_t a, int64_t b) {
+  if (a == INT32_MIN && b == INT32_MIN) return INT32_MAX;
+  int64_t ab = a * b;
+  int64_t nudge = ab >= 0 ? (int64_t{1} << 30) : (1 - (int64_t{1} << 30));
+  return (ab + nudge) / (int64_t{1} << 31);
+}
+
+}  // namespace
+
+void requant_row_scalar(const int32_t* acc, const int32_t* ccoef, int64_t row_add, int64_t n,
+                        const Requant& rq, uint8_t* out) {
+  for (int64_t c = 0; c < n; ++c) {
+    int64_t a = static_cast<int64_t>(acc[c]) + ccoef[c] + row_add;
+    int64_t y;
+    if (rq.fc) {
+      int64_t x = wrap32(a + rq.bias[c]);
+      int64_t h = srdhm(wrap32(x << rq.left[c]), rq.m[c]);
+      int32_t r = rq.s[c];
+      y = ((h + ((int64_t{1} << r) >> 1)) >> r) + rq.zp_add;
+    } else {
+      uint64_t tu = static_cast<uint64_t>(a) * static_cast<uint64_t>(rq.m[c]) +
+                    static_cast<uint64_t>(rq.k[c]);
+      int64_t t = static_cast<int64_t>(tu);
+      if (t < rq.thresh[c]) t = static_cast<int64_t>(tu - static_cast<uint64_t>(rq.dfix[c]));
+      y = (t >> rq.s[c]) + rq.zp_add;
+    }
+    y = y < rq.lo ? rq.lo : (y > rq.hi ? rq.hi : y);
+    out[c] = static_cast<uint8_t>(static_cast<int32_t>(y));
+  }
+}
+
+void requant_row(const int32_t* acc, const int32_t* ccoef, int64_t row_add, int64_t n,
+                 const Requant& rq, uint8_t* out) {
+#if defined(__x86_64__)
+  if (!rq.fc && active_isa() == Isa::Avx512) {
+    requant_row_avx512(acc, ccoef, row_add, n, rq, out);
+    return;
+  }
+#endif
+  requant_row_scalar(acc, ccoef, row_add, n, rq, out);
+}
+
+void pack_weights(const int8_t* w, int64_t n, int64_t k, int64_t kp, int8_t* packed) {
+  assert(kp % 4 == 0 && kp >= k);
+  int64_t nb = (n + kNB - 1) / kNB;
+  std::memset(packed, 0, static_cast<size_t>(nb * kNB * kp));
+  for (int64_t j = 0; j < n; ++j) {
+    int64_t blk = j / kNB, lane = j % kNB;
+    for (int64_t q = 0; q < k; ++q)
+      packed[blk * kNB * kp + (q / 4) * kNB * 4 + lane * 4 + (q % 4)] = w[j * k + q];
+  }
+}
+
+static void gemm_u8s8_base(const uint8_t* a, int64_t rows, int64_t kp, const int8_t* b,
+                           int64_t nblocks, int32_t* c, int64_t ldc) {
+  for (int64_t r = 0; r < rows; ++r) {
+    const uint8_t* ar = a + r * kp;
+    for (int64_t blk = 0; blk < nblocks; ++blk) {
+      const int8_t* bb = b + blk * kNB * kp;
+      int32_t* cr = c + r * ldc + blk * kNB;
+#if defined(__aarch64__)
+      int32x4_t acc[4] = {vdupq_n_s32(0), vdupq_n_s32(0), vdupq_n_s32(0), vdupq_n_s32(0)};
+      for (int64_t q = 0; q < kp; q += 4) {
+        // 4 activations widened to int16, each multiplied with 16 channels' weights
+        uint8x8_t a4 = vreinterpret_u8_u32(vdup_n_u32(0));
+        std::memcpy(&a4, ar + q, 4);
+        int16x8_t aw = vreinterpretq_s16_u16(vmovl_u8(a4));
+        const int8_t* bq = bb + (q / 4) * kNB * 4;
+        for (int g = 0; g < 4; ++g) {        // channels 4g..4g+3: 16 bytes = 4 ch x 4 k
+          int8x16_t w = vld1q_s8(bq + g * 16);
+          int16x8_t wl = vmovl_s8(vget_low_s8(w)), wh = vmovl_s8(vget_high_s8(w));
+          int16x4_t al = vget_low_s16(aw);
+          // products of channel lanes: wl = [c0k0..c0k3, c1k0..c1k3]
+          int32x4_t p0 = vmull_s16(vget_low_s16(wl), al);
+          int32x4_t p1 = vmull_s16(vget_high_s16(wl), al);
+          int32x4_t p2 = vmull_s16(vget_low_s16(wh), al);
+          int32x4_t p3 = vmull_s16(vget_high_s16(wh), al);
+          int32x4_t s01 = vpaddq_s32(p0, p1), s23 = vpaddq_s32(p2, p3);
+          acc[g] = vaddq_s32(acc[g], vpaddq_s32(s01, s23));
+        }
+      }
+      for (int g = 0; g < 4; ++g) vst1q_s32(cr + 4 * g, acc[g]);
+#else
+      int32_t acc[kNB] = {0};
+      for (int64_t q = 0; q < kp; q += 4) {
+        const int8_t* bq = bb + (q / 4) * kNB * 4;
+        for (int j = 0; j < kNB; ++j)
+          for (int t = 0; t < 4; ++t) acc[j] += int32_t(ar[q + t]) * int32_t(bq[j * 4 + t]);
+      }
+      for (int j = 0; j < kNB; ++j) cr[j] = acc[j];
+#endif
+    }
+  }
+}
+
+void gemm_u8s8(const uint8_t* a, int64_t rows, int64_t kp, const int8_t* b, int64_t nblocks,
+               int32_t* c, int64_t ldc) {
+  switch (active_isa()) {
+#if defined(__x86_64__)
+    case Isa::Avx512: gemm_u8s8_avx512(a, rows, kp, b, nblocks, c, ldc); return;
+    case Isa::Avx2: gemm_u8s8_avx2(a, rows, kp, b, nblocks, c, ldc); return;
+#endif
+    default: gemm_u8s8_base(a, rows, kp, b, nblocks, c, ldc);
+  }
+}
+
+namespace {
+
+// rows [m0, m0 + rows) of the im2col matrix as `a` codes, zero past k; returns row sums
+void im2col_rows(const ConvParams& p, const uint8_t* x, int64_t m0, int64_t rows, uint8_t* a,
+                 int64_t* rowsum) {
+  const ConvGeom& g = p.g;
+  const uint8_t flip = p.x_signed ? 0x80 : 0;
+  const bool direct = g.kh == 1 && g.kw == 1 && g.sh == 1 && g.sw == 1 && g.pad_top == 0 &&
+                      g.pad_left == 0 && g.oh == g.ih && g.ow == g.iw;
+  for (int64_t r = 0; r < rows; ++r) {
+    int64_t m = m0 + r;
+    uint8_t* ar = a + r * p.kp;
+    if (direct) {
+      const uint8_t* src = x + m * g.cin;
+      for (int64_t c = 0; c < g.cin; ++c) ar[c] = src[c] ^ flip;
+    } else {
+      int64_t ox = m % g.ow, t = m / g.ow, oy = t % g.oh, b = t / g.oh;
+      uint8_t* dst = ar;
+      for (int64_t ky = 0; ky < g.kh; ++ky) {
+        int64_t iy = oy * g.sh - g.pad_top + ky * g.dh;
+        for (int64_t kx = 0; kx < g.kw; ++kx, dst += g.cin) {
+          int64_t ix = ox * g.sw - g.pad_left + kx * g.dw;
+          if (iy < 0 || iy >= g.ih || ix < 0 || ix >= g.iw) {
+            std::memset(dst, p.pad_code, static_cast<size_t>(g.cin));
+          } else {
+            const uint8_t* src = x + ((b * g.ih + iy) * g.iw + ix) * g.cin;
+            for (int64_t c = 0; c < g.cin; ++c) dst[c] = src[c] ^ flip;
+          }
+        }
+      }
+    }
+    for (int64_t q = p.k; q < p.kp; ++q) ar[q] = 0;
+    if (p.rcoef) {
+      int64_t s = 0;
+      for (int64_t q = 0; q < p.k; ++q) s += ar[q];
+      rowsum[r] = s * p.rcoef;
+    } else {
+      rowsum[r] = 0;
+    }
+  }
+}
+
+}  // namespace
+
+void conv_u8s8(const ConvParams& p, const uint8_t* x, const int8_t* packed,
+               const int32_t* ccoef, const Requant& rq, uint8_t* out, int threads) {
+  const ConvGeom& g = p.g;
+  assert(p.kp % 4 == 0 && p.kp >= p.k && p.k == g.kh * g.kw * g.cin);
+  const int64_t m_total = g.batch * g.oh * g.ow;
+  const int64_t nblocks = (p.cout + kNB - 1) / kNB, ldc = nblocks * kNB;
+  // rows per tile: keep the tile's a panel and accumulators in L2
+  int64_t tile = 48;
+  while (tile > 12 && tile * (p.kp + 4 * ldc) > (256 << 10)) tile -= 12;
+  const int64_t tiles = (m_total + tile - 1) / tile;
+  parallel_range(threads, tiles, 1, [&](int64_t tb, int64_t te) {
+    std::vector<uint8_t> a(static_cast<size_t>(tile * p.kp));
+    std::vector<int32_t> c(static_cast<size_t>(tile * ldc));
+    std::vector<int64_t> rowsum(static_cast<size_t>(tile));
+    for (int64_t t = tb; t < te; ++t) {
+      int64_t m0 = t * tile, rows = m_total - m0 < tile ? m_total - m0 : tile;
+      im2col_rows(p, x, m0, rows, a.data(), rowsum.data());
+      gemm_u8s8(a.data(), rows, p.kp, packed, nblocks, c.data(), ldc);
+      for (int64_t r = 0; r < rows; ++r)
+        requant_row(c.data() + r * ldc, ccoef, rowsum[r], p.cout, rq, out + (m0 + r) * p.cout);
+    }
+  });
+}
+
+}  // namespace quant
+}  // namespace onert_neon

@@ -1,0 +1,88 @@
+// AVX-512 VNNI kernels of the quantized GEMM: vpdpbusd (u8 x s8, 4 products per int32 lane,
+// exact) and the int64 requantization, 8 channels per vector.
+#if defined(__x86_64__)
+#include <immintrin.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "qgemm.h"
+
+namespace onert_neon {
+namespace quant {
+
+namespace {
+
+// MR rows x NB blocks of 16 channels; a: rows of kp bytes, b: the first block
+template <int MR, int NB>
+inline void micro(const uint8_t* a, int64_t kp, const int8_t* b, int32_t* c, int64_t ldc) {
+  __m512i acc[MR][NB];
+  for (int r = 0; r < MR; ++r)
+    for (int j = 0; j < NB; ++j) acc[r][j] = _mm512_setzero_si512();
+  const int64_t bstride = kNB * kp;
+  for (int64_t q = 0; q < kp; q += 4) {
+    __m512i w[NB];
+    for (int j = 0; j < NB; ++j)
+      w[j] = _mm512_loadu_si512(reinterpret_cast<const void*>(b + j * bstride + q * kNB));
+    for (int r = 0; r < MR; ++r) {
+      int32_t v;
+      __builtin_memcpy(&v, a + r * kp + q, 4);
+      __m512i av = _mm512_set1_epi32(v);
+      for (int j = 0; j < NB; ++j) acc[r][j] = _mm512_dpbusd_epi32(acc[r][j], av, w[j]);
+    }
+  }
+  for (int r = 0; r < MR; ++r)
+    for (int j = 0; j < NB; ++j)
+      _mm512_storeu_si512(reinterpret_cast<void*>(c + r * ldc + j * kNB), acc[r][j]);
+}
+
+template <int NB>
+inline void rows_of(const uint8_t* a, int64_t rows, int64_t kp, const int8_t* b, int32_t* c,
+                    int64_t ldc) {
+  int64_t r = 0;
+  for (; r + 6 <= rows; r += 6) micro<6, NB>(a + r * kp, kp, b, c + r * ldc, ldc);
+  switch (rows - r) {
+    case 5: micro<5, NB>(a + r * kp, kp, b, c + r * ldc, ldc); break;
+    case 4: micro<4, NB>(a + r * kp, kp, b, c + r * ldc, ldc); break;
+    case 3: micro<3, NB>(a + r * kp, kp, b, c + r * ldc, ldc); break;
+    case 2: micro<2, NB>(a + r * kp, kp, b, c + r * ldc, ldc); break;
+    case 1: micro<1, NB>(a + r * kp, kp, b, c + r * ldc, ldc); break;
+    default: break;
+  }
+}
+
+}  // namespace
+
+void gemm_u8s8_avx512(const uint8_t* a, int64_t rows, int64_t kp, const int8_t* b,
+                      int64_t nblocks, int32_t* c, int64_t ldc) {
+  int64_t blk = 0;
+  const int64_t bstride = kNB * kp;
+  for (; blk + 2 <= nblocks; blk += 2) rows_of<2>(a, rows, kp, b + blk * bstride, c + blk * kNB, ldc);
+  if (blk < nblocks) rows_of<1>(a, rows, kp, b + blk * bstride, c + blk * kNB, ldc);
+}
+
+void requant_row_avx512(const int32_t* acc, const int32_t* ccoef, int64_t row_add, int64_t n,
+                        const Requant& rq, uint8_t* out) {
+  const __m512i radd = _mm512_set1_epi64(row_add), zp = _mm512_set1_epi64(rq.zp_add);
+  const __m512i lo = _mm512_set1_epi64(rq.lo), hi = _mm512_set1_epi64(rq.hi);
+  for (int64_t c = 0; c < n; c += 8) {
+    int64_t left = n - c;
+    __mmask8 mk = left >= 8 ? static_cast<__mmask8>(0xFF)
+                            : static_cast<__mmask8>((1u << left) - 1);
+    __m512i a = _mm512_cvtepi32_epi64(_mm256_maskz_loadu_epi32(mk, acc + c));
+    __m512i cc = _mm512_cvtepi32_epi64(_mm256_maskz_loadu_epi32(mk, ccoef + c));
+    a = _mm512_add_epi64(_mm512_add_epi64(a, cc), radd);
+    __m512i t = _mm512_add_epi64(_mm512_mullo_epi64(a, _mm512_maskz_loadu_epi64(mk, rq.m + c)),
+                                 _mm512_maskz_loadu_epi64(mk, rq.k + c));
+    __mmask8 neg = _mm512_cmplt_epi64_mask(t, _mm512_maskz_loadu_epi64(mk, rq.thresh + c));
+    t = _mm512_mask_sub_epi64(t, neg, t, _mm512_maskz_loadu_epi64(mk, rq.dfix + c));
+    __m512i sh = _mm512_cvtepi32_epi64(_mm256_maskz_loadu_epi32(mk, rq.s + c));
+    __m512i y = _mm512_add_epi64(_mm512_srav_epi64(t, sh), zp);
+    y = _mm512_min_epi64(_mm512_max_epi64(y, lo), hi);
+    _mm512_mask_cvtepi64_storeu_epi8(out + c, mk, y);
+  }
+}
+
+}  // namespace quant
+}  // namespace onert_neon
+#endif

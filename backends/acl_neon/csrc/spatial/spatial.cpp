@@ -1,0 +1,282 @@
+// Baseline (portable; SSE2 on x86-64, NEON on aarch64) spatial kernels and the dispatchers that
+// split the work over threads and pick the AVX2 / AVX-512 bodies when the CPU has them.
+#include "spatial.h"
+
+#include <cassert>
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include "isa.h"
+#include "parallel.h"
+
+#if defined(__aarch64__)
+#include <arm_neon.h>
+#elif defined(__x86_64__)
+#include <emmintrin.h>
+#endif
+
+namespace onert_neon {
+namespace {
+
+#if defined(__aarch64__)
+struct V {
+  using R = float32x4_t;
+  static constexpr int W = 4;
+  static R zero() { return vdupq_n_f32(0.0f); }
+  static R set1(float f) { return vdupq_n_f32(f); }
+  static R load(const float* p) { return vld1q_f32(p); }
+  static void store(float* p, R v) { vst1q_f32(p, v); }
+  static R load_n(const float* p, int n) {
+    float t[4] = {0, 0, 0, 0};
+    std::memcpy(t, p, sizeof(float) * n);
+    return vld1q_f32(t);
+  }
+  static void store_n(float* p, R v, int n) {
+    float t[4];
+    vst1q_f32(t, v);
+    std::memcpy(p, t, sizeof(float) * n);
+  }
+  static R fma(R a, R b, R c) { return vfmaq_f32(c, a, b); }
+  static R add(R a, R b) { return vaddq_f32(a, b); }
+  static R sub(R a, R b) { return vsubq_f32(a, b); }
+  static R mul(R a, R b) { return vmulq_f32(a, b); }
+  static R div(R a, R b) { return vdivq_f32(a, b); }
+  static R max(R a, R b) { return vmaxq_f32(a, b); }
+  static R min(R a, R b) { return vminq_f32(a, b); }
+  static float hsum(R v) { return vaddvq_f32(v); }
+};
+#elif defined(__x86_64__)
+struct V {
+  using R = __m128;
+  static constexpr int W = 4;
+  static R zero() { return _mm_setzero_ps(); }
+  static R set1(float f) { return _mm_set1_ps(f); }
+  static R load(const float* p) { return _mm_loadu_ps(p); }
+  static void store(float* p, R v) { _mm_storeu_ps(p, v); }
+  static R load_n(const float* p, int n) {
+    float t[4] = {0, 0, 0, 0};
+    std::memcpy(t, p, sizeof(float) * n);
+    return _mm_loadu_ps(t);
+  }
+  static void store_n(float* p, R v, int n) {
+    float t[4];
+    _mm_storeu_ps(t, v);
+    std::memcpy(p, t, sizeof(float) * n);
+  }
+  static R fma(R a, R b, R c) { return _mm_add_ps(_mm_mul_ps(a, b), c); }
+  static R add(R a, R b) { return _mm_add_ps(a, b); }
+  static R sub(R a, R b) { return _mm_sub_ps(a, b); }
+  static R mul(R a, R b) { return _mm_mul_ps(a, b); }
+  static R div(R a, R b) { return _mm_div_ps(a, b); }
+  static R max(R a, R b) { return _mm_max_ps(a, b); }
+  static R min(R a, R b) { return _mm_min_ps(a, b); }
+  static float hsum(R v) {
+    float t[4];
+    _mm_storeu_ps(t, v);
+    return (t[0] + t[2]) + (t[1] + t[3]);
+  }
+};
+#else
+struct V {                      // plain C++: one lane
+  using R = float;
+  static constexpr int W = 1;
+  static R zero() { return 0.0f; }
+  static R set1(float f) { return f; }
+  static R load(const float* p) { return *p; }
+  static void store(float* p, R v) { *p = v; }
+  static R load_n(const float* p, int) { return *p; }
+  static void store_n(float* p, R v, int) { *p = v; }
+  static R fma(R a, R b, R c) { return a * b + c; }
+  static R add(R a, R b) { return a + b; }
+  static R sub(R a, R b) { return a - b; }
+  static R mul(R a, R b) { return a * b; }
+  static R div(R a, R b) { return a / b; }
+  static R max(R a, R b) { return a > b ? a : b; }
+  static R min(R a, R b) { return a < b ? a : b; }
+  static float hsum(R v) { return v; }
+};
+#endif
+
+#include "spatial_kernels.inc"
+
+// Depthwise with a channel multiplier > 1 (rare in models): plain loops over the taps.
+void dw_rows_mult(const DepthwiseParams& p, const float* x, const float* w, const float* bias,
+                  float* y, int64_t r0, int64_t r1) {
+  const int64_t cout = int64_t{p.cin} * p.mult;
+  for (int64_t r = r0; r < r1; ++r) {
+    const int64_t b = r / p.oh;
+    const int oy = static_cast<int>(r % p.oh);
+    const float* img = x + b * p.h * p.w * p.cin;
+    for (int ox = 0; ox < p.ow; ++ox) {
+      float* out = y + (r * p.ow + ox) * cout;
+      for (int64_t k = 0; k < cout; ++k) out[k] = bias[k];
+      for (int ky = 0; ky < p.kh; ++ky) {
+        const int iy = oy * p.sh - p.pt + ky * p.dh;
+        if (iy < 0 || iy >= p.h) continue;
+        for (int kx = 0; kx < p.kw; ++kx) {
+          const int ix = ox * p.sw - p.pl + kx * p.dw;
+          if (ix < 0 || ix >= p.w) continue;
+          const float* in = img + (int64_t{iy} * p.w + ix) * p.cin;
+          const float* wt = w + (int64_t{ky} * p.kw + kx) * cout;
+          for (int c = 0; c < p.cin; ++c)
+            for (int m = 0; m < p.mult; ++m)
+              out[c * p.mult + m] += in[c] * wt[c * p.mult + m];
+        }
+      }
+      for (int64_t k = 0; k < cout; ++k)
+        out[k] = std::fmin(std::fmax(out[k], p.lo), p.hi);
+    }
+  }
+}
+
+// rows per parallel chunk so that each chunk does at least ~32K multiply-adds
+int64_t grain_for(int64_t work_per_row) {
+  const int64_t target = 32 * 1024;
+  return work_per_row >= target ? 1 : (target + work_per_row - 1) / (work_per_row > 0 ? work_per_row : 1);
+}
+
+}  // namespace
+
+void depthwise_conv_f32(const DepthwiseParams& p, const float* x, const float* w,
+                        const float* bias, float* y, int threads) {
+  assert(p.n >= 0 && p.h > 0 && p.w > 0 && p.cin > 0 && p.mult > 0 && p.kh > 0 && p.kw > 0);
+  assert(p.sh > 0 && p.sw > 0 && p.dh > 0 && p.dw > 0 && p.oh >= 0 && p.ow >= 0);
+  DepthwiseRowsFn fn = dw_rows;
+  if (p.mult != 1) {
+    fn = dw_rows_mult;
+  } else {
+#if defined(__x86_64__)
+    switch (active_isa()) {
+      case Isa::Avx512: fn = depthwise_rows_avx512; break;
+      case Isa::Avx2: fn = depthwise_rows_avx2; break;
+      default: break;
+    }
+#endif
+  }
+  const int64_t rows = int64_t{p.n} * p.oh;
+  const int64_t work = int64_t{p.ow} * p.cin * p.mult * p.kh * p.kw;
+  parallel_range(threads, rows, grain_for(work),
+                 [&](int64_t b, int64_t e) { fn(p, x, w, bias, y, b, e); });
+}
+
+void pool2d_f32(const PoolParams& p, const float* x, float* y, int threads) {
+  assert(p.n >= 0 && p.h > 0 && p.w > 0 && p.c > 0 && p.kh > 0 && p.kw > 0);
+  assert(p.sh > 0 && p.sw > 0 && p.oh >= 0 && p.ow >= 0);
+  PoolRowsFn fn = pool_rows;
+#if defined(__x86_64__)
+  switch (active_isa()) {
+    case Isa::Avx512: fn = pool_rows_avx512; break;
+    case Isa::Avx2: fn = pool_rows_avx2; break;
+    default: break;
+  }
+#endif
+  const int64_t work = int64_t{p.ow} * p.c * p.kh * p.kw;
+  parallel_range(threads, int64_t{p.n} * p.oh, grain_for(work),
+                 [&](int64_t b, int64_t e) { fn(p, x, y, b, e); });
+}
+
+void resize_bilinear_f32(const ResizeParams& p, const float* x, float* y, int threads) {
+  assert(p.n >= 0 && p.h > 0 && p.w > 0 && p.c > 0 && p.oh >= 0 && p.ow >= 0);
+  ResizeRowsFn fn = resize_rows;
+#if defined(__x86_64__)
+  switch (active_isa()) {
+    case Isa::Avx512: fn = resize_rows_avx512; break;
+    case Isa::Avx2: fn = resize_rows_avx2; break;
+    default: break;
+  }
+#endif
+  parallel_range(threads, int64_t{p.n} * p.oh, grain_for(int64_t{p.ow} * p.c * 4),
+                 [&](int64_t b, int64_t e) { fn(p, x, y, b, e); });
+}
+
+void l2_normalize_f32(const float* x, float* y, int64_t rows, int64_t depth, float lo, float hi,
+                      int threads) {
+  assert(rows >= 0 && depth >= 0);
+  if (depth == 0) return;
+  L2RowsFn fn = l2_rows;
+#if defined(__x86_64__)
+  switch (active_isa()) {
+    case Isa::Avx512: fn = l2_rows_avx512; break;
+    case Isa::Avx2: fn = l2_rows_avx2; break;
+    default: break;
+  }
+#endif
+  parallel_range(threads, rows, grain_for(depth * 2),
+                 [&](int64_t b, int64_t e) { fn(x, y, depth, b, e, lo, hi); });
+}
+
+void instance_norm_f32(const InstanceNormParams& p, const float* x, const float* gamma,
+                       const float* beta, float* y, int threads) {
+  assert(p.n >= 0 && p.spatial >= 0 && p.c >= 0);
+  const int64_t c = p.c, s = p.spatial;
+  if (c == 0 || s == 0 || p.n == 0) return;
+  // per (batch, channel): mean and 1/sqrt(var + eps) in double, two passes as the cpu kernel
+  std::vector<float> mean(p.n * c), scale(p.n * c), shift(p.n * c);
+  const int64_t chunk = 64, chunks = (c + chunk - 1) / chunk;
+  parallel_range(threads, p.n * chunks, 1, [&](int64_t t0, int64_t t1) {
+    std::vector<double> sum(chunk), sq(chunk);
+    for (int64_t t = t0; t < t1; ++t) {
+      const int64_t b = t / chunks, k0 = (t % chunks) * chunk;
+      const int64_t k1 = k0 + chunk < c ? k0 + chunk : c, nk = k1 - k0;
+      const float* xb = x + b * s * c + k0;
+      for (int64_t k = 0; k < nk; ++k) sum[k] = sq[k] = 0.0;
+      for (int64_t i = 0; i < s; ++i)
+        for (int64_t k = 0; k < nk; ++k) sum[k] += xb[i * c + k];
+      for (int64_t k = 0; k < nk; ++k) sum[k] /= static_cast<double>(s);
+      for (int64_t i = 0; i < s; ++i)
+        for (int64_t k = 0; k < nk; ++k) {
+          const double d = xb[i * c + k] - sum[k];
+          sq[k] += d * d;
+        }
+      for (int64_t k = 0; k < nk; ++k) {
+        const int64_t ch = k0 + k;
+        double a = 1.0 / std::sqrt(sq[k] / static_cast<double>(s) + p.eps);
+        if (p.gamma_size > 0) a *= gamma[p.gamma_size == 1 ? 0 : ch];
+        mean[b * c + ch] = static_cast<float>(sum[k]);
+        scale[b * c + ch] = static_cast<float>(a);
+        shift[b * c + ch] = p.beta_size > 0 ? beta[p.beta_size == 1 ? 0 : ch] : 0.0f;
+      }
+    }
+  });
+  NormApplyFn fn = norm_apply;
+#if defined(__x86_64__)
+  switch (active_isa()) {
+    case Isa::Avx512: fn = norm_apply_avx512; break;
+    case Isa::Avx2: fn = norm_apply_avx2; break;
+    default: break;
+  }
+#endif
+  const int64_t pixels = p.n * s;
+  parallel_range(threads, pixels, grain_for(c), [&](int64_t b, int64_t e) {
+    while (b < e) {          // a range may span batches: apply each batch's statistics
+      const int64_t n = b / s, end = (n + 1) * s < e ? (n + 1) * s : e;
+      fn(x + b * c, y + b * c, end - b, c, &mean[n * c], &scale[n * c], &shift[n * c], p.lo,
+         p.hi);
+      b = end;
+    }
+  });
+}
+
+void local_response_norm_f32(const float* x, float* y, int64_t pixels, int64_t c, int radius,
+                             float bias, float alpha, float beta, int threads) {
+  assert(pixels >= 0 && c >= 0 && radius >= 0);
+  if (c == 0) return;
+  const int64_t r = radius < c ? radius : c;
+  parallel_range(threads, pixels, grain_for(c * (2 * r + 1)), [&](int64_t b, int64_t e) {
+    std::vector<float> sq(c);
+    for (int64_t i = b; i < e; ++i) {
+      const float* xi = x + i * c;
+      float* yi = y + i * c;
+      for (int64_t k = 0; k < c; ++k) sq[k] = xi[k] * xi[k];
+      for (int64_t k = 0; k < c; ++k) {
+        float window = 0.0f;          // channels k - r .. k + r in ascending order
+        const int64_t lo = k - r < 0 ? 0 : k - r, hi = k + r < c - 1 ? k + r : c - 1;
+        for (int64_t j = lo; j <= hi; ++j) window += sq[j];
+        yi[k] = xi[k] * std::pow(bias + alpha * window, -beta);
+      }
+    }
+  });
+}
+
+}  // namespace onert_neon

@@ -1,0 +1,197 @@
+"""Float32 elementwise ops on acl_neon (native group `eltwise`): BinaryArithmetic (ADD, SUB,
+MUL, DIV with NumPy broadcasting and the fused clamp in the same pass), MAXIMUM / MINIMUM,
+SquaredDifference, PReLU, the comparisons (bool out), the activations and the unary math
+functions. Each kernel subclasses its cpu kernel (same validation) and builds a native plan in
+prepare(); run() is one native call. Other dtypes and sub-types stay on cpu."""
+from __future__ import annotations
+
+import numpy as np
+
+from ...cpu.ops.common import clamp_activation
+from ...cpu.ops.elementwise import (BinaryArithmeticLayer, ComparisonLayer,
+                                    ElementwiseActivationLayer, ElementwiseBinaryLayer,
+                                    ElementwiseUnaryLayer, SquaredDifferenceLayer)
+from ...cpu.ops.pool_resize import PReLULayer
+from .base import NeonMixin, register
+
+F32 = np.dtype(np.float32)
+BOOL = np.dtype(np.bool_)
+MAX_RANK = 8
+CLAMPS = {None: (-np.inf, np.inf), "NONE": (-np.inf, np.inf), "RELU": (0.0, np.inf),
+          "RELU6": (0.0, 6.0), "RELU_N1_TO_1": (-1.0, 1.0)}
+
+
+def _strides(shape: tuple[int, ...], rank: int) -> list[int]:
+    """Element strides of a C-contiguous `shape` aligned right to `rank` dims, 0 where the
+    dimension is 1 (broadcast)."""
+    full = (1,) * (rank - len(shape)) + tuple(shape)
+    out, acc = [0] * rank, 1
+    for d in reversed(range(rank)):
+        out[d] = 0 if full[d] == 1 else acc
+        acc *= full[d]
+    return out
+
+
+def broadcast_plan(a_shape, b_shape, out_shape) -> tuple[list[int], list[int], list[int]]:
+    """The output shape and both inputs' strides with size-1 output dims dropped and
+    neighbouring dims merged where both inputs step through them alike."""
+    rank = len(out_shape)
+    sa, sb = _strides(a_shape, rank), _strides(b_shape, rank)
+    merged: list[list[int]] = []
+    for n, x, y in zip(out_shape, sa, sb):
+        if n == 1:
+            continue
+        if merged and merged[-1][1] == x * n and merged[-1][2] == y * n:
+            merged[-1] = [merged[-1][0] * n, x, y]
+        else:
+            merged.append([n, x, y])
+    if not merged:
+        merged = [[1, 0, 0]]
+    shape, sa, sb = (list(t) for t in zip(*merged))
+    return shape, sa, sb
+
+
+class NeonBinaryBase(NeonMixin):
+    """A broadcasting binary op of float32 tensors; `op_name` picks the native op."""
+
+    out_dtype = F32
+
+    @classmethod
+    def op_name(cls, op) -> str:
+        return op.subtype
+
+    @classmethod
+    def supports(cls, op, graph):
+        ok, why = super().supports(op, graph)
+        if not ok:
+            return ok, why
+        name = cls.op_name(op)
+        if name not in cls.known():
+            return False, f"acl_neon has no {name} kernel"
+        ins = [graph.operands[i] for i in op.inputs[:2]]
+        if any(t.dtype != F32 for t in ins):
+            return False, f"acl_neon {name} takes float32 only"
+        if graph.operands[op.outputs[0]].dtype != cls.out_dtype:
+            return False, f"acl_neon {name} gives {cls.out_dtype} only"
+        return True, ""
+
+    @classmethod
+    def known(cls) -> list[str]:
+        from .. import native
+        return list(native.module("eltwise").BINARY_OPS)
+
+    def prepare(self) -> None:
+        a, b, out = self.inputs[0], self.inputs[1], self.outputs[0]
+        shape, sa, sb = broadcast_plan(a.shape, b.shape, out.shape)
+        if len(shape) > MAX_RANK:
+            raise self.fail(f"acl_neon broadcasts at most {MAX_RANK} distinct dimensions")
+        name = type(self).op_name(self.op)
+        lo, hi = (-np.inf, np.inf)
+        if self.out_dtype == F32:
+            act = self.op.params.get("fused_activation_function")
+            if clamp_activation(act) is not None:
+                lo, hi = CLAMPS[act]
+        self.plan = self.lib.BinaryPlan(self.lib.BINARY_OPS.index(name), lo, hi, shape, sa, sb)
+
+    def run(self) -> None:
+        self.plan.run(self.inputs[0].buffer, self.inputs[1].buffer, self.outputs[0].buffer,
+                      self.threads)
+
+
+@register("BinaryArithmetic")
+class NeonBinaryArithmetic(NeonBinaryBase, BinaryArithmeticLayer):
+    native_group = "eltwise"
+
+
+@register("ElementwiseBinary")
+class NeonElementwiseBinary(NeonBinaryBase, ElementwiseBinaryLayer):
+    """MAXIMUM / MINIMUM (a > b ? a : b and a < b ? a : b, as TFLite)."""
+
+    native_group = "eltwise"
+
+    @classmethod
+    def known(cls) -> list[str]:
+        return ["MAXIMUM", "MINIMUM"]
+
+
+@register("SquaredDifference")
+class NeonSquaredDifference(NeonBinaryBase, SquaredDifferenceLayer):
+    native_group = "eltwise"
+
+    @classmethod
+    def op_name(cls, op) -> str:
+        return "SquaredDifference"
+
+
+@register("PReLU")
+class NeonPReLU(NeonBinaryBase, PReLULayer):
+    """x >= 0 ? x : x * alpha, alpha broadcast against x."""
+
+    native_group = "eltwise"
+
+    @classmethod
+    def op_name(cls, op) -> str:
+        return "PReLU"
+
+    def validate(self) -> None:
+        super().validate()
+        try:
+            np.broadcast_shapes(self.inputs[0].shape, self.inputs[1].shape,
+                                self.outputs[0].shape)
+        except ValueError:
+            raise self.fail(f"alpha {self.inputs[1].shape} does not broadcast to "
+                            f"{self.outputs[0].shape}") from None
+
+
+@register("Comparison")
+class NeonComparison(NeonBinaryBase, ComparisonLayer):
+    native_group = "eltwise"
+    out_dtype = BOOL
+
+
+class NeonUnaryBase(NeonMixin):
+    native_group = "eltwise"
+
+    @classmethod
+    def op_name(cls, op) -> str:
+        return op.subtype
+
+    @classmethod
+    def supports(cls, op, graph):
+        ok, why = super().supports(op, graph)
+        if not ok:
+            return ok, why
+        from .. import native
+        name = cls.op_name(op)
+        if name not in native.module("eltwise").UNARY_OPS:
+            return False, f"acl_neon has no {name} kernel"
+        x, y = graph.operands[op.inputs[0]], graph.operands[op.outputs[0]]
+        if x.dtype != F32 or y.dtype != F32:
+            return False, f"acl_neon {name} takes float32 only"
+        return True, ""
+
+    def prepare(self) -> None:
+        x = self.inputs[0]
+        n = int(np.prod(x.shape, dtype=np.int64))
+        if int(np.prod(self.outputs[0].shape, dtype=np.int64)) != n:
+            raise self.fail(f"output {self.outputs[0].shape} differs from input {x.shape}")
+        alpha = float(self.op.params.get("alpha", 0.2))
+        lib = self.lib
+        self.plan = lib.UnaryPlan(lib.UNARY_OPS.index(type(self).op_name(self.op)), alpha, n)
+
+    def run(self) -> None:
+        self.plan.run(self.inputs[0].buffer, self.outputs[0].buffer, self.threads)
+
+
+@register("ElementwiseActivation")
+class NeonActivation(NeonUnaryBase, ElementwiseActivationLayer):
+    @classmethod
+    def op_name(cls, op) -> str:
+        if op.subtype == "GELU" and op.params.get("approximate", False):
+            return "GELU_TANH"
+        return op.subtype
+
+
+@register("ElementwiseUnary")
+class NeonUnary(NeonUnaryBase, ElementwiseUnaryLayer):
+    pass

@@ -1,0 +1,231 @@
+"""Data movement on acl_neon: TRANSPOSE, CONCATENATION, PAD / PADV2, DEPTH_TO_SPACE,
+SPACE_TO_DEPTH (more in movement_slice / movement_gather).
+
+Each kernel describes its output in prepare() as NumPy views of its input and output buffers
+(the same views the cpu kernel copies with np.copyto); `NeonMove.plan` turns them into one
+native CopyPlan (byte offsets and strides, checked against the buffer sizes once), and run()
+is one native call on the tensors' current buffers. Values move unchanged, so quantized
+operands are accepted where the cpu kernel copies them; forms the cpu computes otherwise
+(requantizing concatenation) and computed parameters stay on cpu.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ...cpu.ops.quant import quant_kernel_for
+from ...cpu.ops.shape_ops import (ConcatLayer, DepthToSpaceLayer, PadLayer, SpaceToDepthLayer,
+                                  TransposeLayer)
+from .base import NeonMixin, register
+
+
+def _addr(a: np.ndarray) -> int:
+    return a.__array_interface__["data"][0]
+
+
+def _elem(itemsize: int) -> int:
+    return next(e for e in (8, 4, 2, 1) if itemsize % e == 0)
+
+
+def copy_steps(si: int, di: int, sbase: np.ndarray, src: np.ndarray, dbase: np.ndarray,
+               dst: np.ndarray) -> list[tuple]:
+    """The CopyPlan step copying view `src` of sbase (source si) to view `dst` of dbase."""
+    if src.shape != dst.shape or src.dtype.itemsize != dst.dtype.itemsize:
+        raise ValueError(f"copy of {src.shape} {src.dtype} into {dst.shape} {dst.dtype}")
+    e = _elem(dst.itemsize)
+    shape, ss, ds = list(dst.shape), list(src.strides), list(dst.strides)
+    if dst.itemsize > e:      # items of other sizes (complex128): whole items as e-byte parts
+        shape.append(dst.itemsize // e)
+        ss.append(e)
+        ds.append(e)
+    return [(si, di, _addr(src) - _addr(sbase), _addr(dst) - _addr(dbase), shape, ss, ds, e,
+             b"")]
+
+
+def fill_steps(di: int, value: bytes, dbase: np.ndarray, dst: np.ndarray) -> list[tuple]:
+    """CopyPlan steps writing the item `value` (dst.itemsize bytes) into view `dst`."""
+    e = _elem(dst.itemsize)
+    off = _addr(dst) - _addr(dbase)
+    return [(-1, di, 0, off + j * e, list(dst.shape), list(dst.strides), list(dst.strides), e,
+             value[j * e:(j + 1) * e]) for j in range(dst.itemsize // e)]
+
+
+class NeonMove(NeonMixin):
+    """A data-movement kernel running one native CopyPlan. `const_inputs`: parameter inputs
+    acl_neon needs constant (the plan is built once); computed ones leave the op to cpu."""
+
+    native_group = "movement"
+    float_only = False
+    const_inputs: tuple[int, ...] = ()
+
+    @classmethod
+    def supports(cls, op, graph):
+        for i in cls.const_inputs:
+            if i < len(op.inputs) and op.inputs[i] >= 0 and \
+                    not graph.operands[op.inputs[i]].is_constant:
+                return False, f"acl_neon {op.type} needs constant parameters (input {i} is computed)"
+        ok, why = super().supports(op, graph)
+        if not ok:
+            return ok, why
+        q = quant_kernel_for(op, graph)
+        if q is not None:       # the cpu's quantized form decides which quantized forms exist
+            ok, why = q.supports(op, graph)
+            if not ok:
+                return False, why.replace("cpu", "acl_neon", 1)
+            return cls.quant_copy(op, graph)
+        return True, ""
+
+    @classmethod
+    def quant_copy(cls, op, graph) -> tuple[bool, str]:
+        """Whether the quantized op moves values unchanged (else cpu computes it)."""
+        return True, ""
+
+    @staticmethod
+    def same_quant(graph, a: int, b: int) -> bool:
+        qa, qb = graph.operands[a].quant, graph.operands[b].quant
+        return qa is not None and qb is not None and \
+            np.array_equal(qa.scale, qb.scale) and np.array_equal(qa.zero_point, qb.zero_point)
+
+    def cpu_prepare(self) -> None:
+        """The cpu kernel's prepare() (its views; its compile-time checks)."""
+        super(NeonMove, self).prepare()
+
+    def prepare(self) -> None:
+        """build(); shapes that do not fit (the cpu kernel finds them in run(), e.g. while
+        one input of several is being resized) fail the run, as on cpu."""
+        self.copy, self.error = None, ""
+        try:
+            self.build()
+        except ValueError as e:
+            self.error = str(e)
+
+    def build(self) -> None:
+        raise NotImplementedError
+
+    def plan(self, srcs: list, dsts: list, steps: list[tuple]) -> None:
+        """Build the CopyPlan: `srcs`/`dsts` are tensors, `steps` lists (src position or None
+        for a fill, dst position, source view or fill bytes, dst view) over the tensors'
+        current buffers. ValueError when a view does not fit."""
+        self.src_tensors, self.dst_tensors = srcs, dsts
+        sb = [t.buffer for t in srcs]
+        db = [t.buffer for t in dsts]
+        rows: list[tuple] = []
+        for si, di, src, dst in steps:
+            if si is None:
+                rows += fill_steps(di, src, db[di], dst)
+            else:
+                rows += copy_steps(si, di, sb[si], src, db[di], dst)
+        self.copy = self.lib.CopyPlan([a.nbytes for a in sb], [a.nbytes for a in db], rows)
+
+    def run(self) -> None:
+        if self.copy is None:
+            raise ValueError(self.error)
+        self.copy.run([t.buffer for t in self.src_tensors],
+                      [t.buffer for t in self.dst_tensors], self.threads)
+
+
+def item_bytes(value, dtype: np.dtype) -> bytes:
+    return np.asarray(value).astype(dtype).reshape(()).tobytes()
+
+
+@register("Transpose")
+class NeonTranspose(NeonMove, TransposeLayer):
+    const_inputs = (1,)
+
+    def build(self) -> None:
+        x, out = self.buf(0), self.out
+        self.plan([self.inputs[0]], [self.outputs[0]], [(0, 0, x.transpose(self.perm), out)])
+
+
+@register("Concat")
+class NeonConcat(NeonMove, ConcatLayer):
+    quantized = True      # the quantized forms are sorted out in quant_copy
+
+    @classmethod
+    def supports(cls, op, graph):
+        ok, why = super().supports(op, graph)
+        if ok and op.params.get("fused_activation_function") not in (None, "NONE"):
+            return False, "acl_neon CONCATENATION has no fused activation"
+        return ok, why
+
+    @classmethod
+    def quant_copy(cls, op, graph):
+        if not all(cls.same_quant(graph, i, op.outputs[0]) for i in op.inputs):
+            return False, "acl_neon does not requantize CONCATENATION inputs (cpu does)"
+        return True, ""
+
+    def build(self) -> None:
+        out = self.out
+        steps, start = [], 0
+        lead = (slice(None),) * self.axis
+        for k, t in enumerate(self.inputs):
+            n = t.buffer.shape[self.axis] if t.buffer.ndim else 1
+            steps.append((k, 0, t.buffer, out[lead + (slice(start, start + n),)]))
+            start += n
+        if start != (out.shape[self.axis] if out.ndim else 1):
+            raise ValueError(f"inputs fill {start} of the output's {out.shape[self.axis]} "
+                             f"along axis {self.axis}")
+        self.plan(list(self.inputs), [self.outputs[0]], steps)
+
+
+@register("Pad", "PadV2")
+class NeonPad(NeonMove, PadLayer):
+    """The border is filled (the constant, or a copy from a computed constant_values with
+    zero strides), the interior copied."""
+
+    const_inputs = (1,)
+
+    @classmethod
+    def quant_copy(cls, op, graph):
+        params = [op.inputs[0]] + list(op.inputs[2:3])
+        if not all(cls.same_quant(graph, i, op.outputs[0]) for i in params if i >= 0):
+            return False, ("acl_neon pads quantized tensors only when the input (and "
+                           "constant_values) have the output's scale and zero point")
+        return True, ""
+
+    def prepare(self) -> None:
+        PadLayer.prepare(self)      # checks the paddings against the shapes (compile error)
+        super().prepare()
+
+    def build(self) -> None:
+        x, out = self.buf(0), self.out
+        y = self.outputs[0]
+        value = self.value
+        if len(self.inputs) <= 2 and y.quant is not None and out.dtype.kind in "iu":
+            value = int(y.quant.zero_point[0])      # PAD: the output's zero point
+        srcs = [self.inputs[0]]
+        if value is None:           # computed constant_values: copied in every run
+            srcs.append(self.inputs[2])
+            vsrc = self.buf(2).reshape(-1)[:1]
+        steps = [(0, 0, x, self.interior)]
+        inner: tuple = ()
+        for d, (a, b) in enumerate(self.pads.tolist()):
+            for part in (slice(0, a), slice(a + x.shape[d], out.shape[d])):
+                region = out[inner + (part,)]
+                if region.size == 0:
+                    continue
+                if value is None:
+                    src = np.lib.stride_tricks.as_strided(vsrc, region.shape,
+                                                          (0,) * region.ndim)
+                    steps.append((1, 0, src, region))
+                else:
+                    steps.append((None, 0, item_bytes(value, out.dtype), region))
+            inner += (slice(a, a + x.shape[d]),)
+        self.plan(srcs, [y], steps)
+
+
+class NeonBlockMove(NeonMove):
+    """DEPTH_TO_SPACE / SPACE_TO_DEPTH: the cpu kernel's views (self.src, self.dst)."""
+
+    def build(self) -> None:
+        self.cpu_prepare()
+        self.plan([self.inputs[0]], [self.outputs[0]], [(0, 0, self.src, self.dst)])
+
+
+@register("DepthToSpace")
+class NeonDepthToSpace(NeonBlockMove, DepthToSpaceLayer):
+    pass
+
+
+@register("SpaceToDepth")
+class NeonSpaceToDepth(NeonBlockMove, SpaceToDepthLayer):
+    pass

@@ -1,0 +1,175 @@
+"""Index-driven and block data movement on acl_neon: GATHER, EMBEDDING_LOOKUP, ONE_HOT (native
+gather / one-hot kernels; indices are checked in native code before anything is read, an
+out-of-range index fails the run), SPACE_TO_BATCH_ND and BATCH_TO_SPACE_ND (one CopyPlan: a
+strided copy per block offset)."""
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+
+from ...cpu.ops.dynamic_ops import OneHotLayer
+from ...cpu.ops.gather_select import GatherLayer
+from ...cpu.ops.misc_ops import BatchToSpaceNDLayer, SpaceToBatchNDLayer
+from ...cpu.ops.segment_scatter import EmbeddingLookupLayer
+from .base import NeonMixin, register
+from .movement import NeonMove, item_bytes
+
+
+def _prod(shape) -> int:
+    return int(np.prod(shape, dtype=np.int64))
+
+
+def _ceil_div(a: int, b: int) -> int:
+    return -((-a) // b)
+
+
+@register("Gather")
+class NeonGather(NeonMixin, GatherLayer):
+    native_group = "movement"
+    float_only = False
+
+    def prepare(self) -> None:
+        GatherLayer.prepare(self)       # batch, limit, n_idx
+        params = self.buf(0)
+        axis = self.axis % params.ndim
+        b = self.batch_dims + self.buf(1).ndim if self.batch_dims < 0 else self.batch_dims
+        self.outer = _prod(params.shape[b:axis])
+        self.row_bytes = _prod(params.shape[axis + 1:]) * params.itemsize
+
+    def run(self) -> None:
+        self.lib.gather(self.inputs[0].buffer, self.inputs[1].buffer, self.outputs[0].buffer,
+                        self.batch, self.outer, self.limit, self.n_idx, self.row_bytes,
+                        self.threads)
+
+
+@register("EmbeddingLookup")
+class NeonEmbeddingLookup(NeonMixin, EmbeddingLookupLayer):
+    native_group = "movement"
+
+    def prepare(self) -> None:
+        ids, table = self.buf(0), self.buf(1)
+        self.error = None       # shapes that do not fit fail the run, as on cpu
+        if self.out.shape != (ids.size,) + table.shape[1:]:
+            self.error = f"output {self.out.shape} does not hold {ids.size} rows of " \
+                f"{table.shape[1:]}"
+        self.n = ids.size
+        self.rows = table.shape[0]
+        self.row_bytes = _prod(table.shape[1:]) * table.itemsize
+
+    def run(self) -> None:
+        if self.error:
+            raise ValueError(self.error)
+        self.lib.gather(self.inputs[1].buffer, self.inputs[0].buffer, self.outputs[0].buffer,
+                        1, 1, self.rows, self.n, self.row_bytes, self.threads)
+
+
+@register("OneHot")
+class NeonOneHot(NeonMixin, OneHotLayer):
+    native_group = "movement"
+    float_only = False
+
+    def prepare(self) -> None:
+        idx, out = self.buf(0), self.out
+        axis = int(self.op.params.get("axis", -1)) % out.ndim
+        self.outer = _prod(idx.shape[:axis])
+        self.inner = _prod(idx.shape[axis:])
+        self.depth = out.shape[axis]
+        self.error = None       # shapes that do not fit fail the run, as on cpu
+        if out.size != self.outer * self.depth * self.inner:
+            self.error = f"output {out.shape} does not fit indices {idx.shape}"
+
+    def run(self) -> None:
+        if self.error:
+            raise ValueError(self.error)
+        self.lib.one_hot(self.inputs[0].buffer, self.inputs[2].buffer, self.inputs[3].buffer,
+                         self.outputs[0].buffer, self.outer, self.depth, self.inner,
+                         self.threads)
+
+
+class NeonBlock(NeonMove):
+    const_inputs = (1, 2)
+
+    def block_params(self):
+        block, pads = self.params()
+        if (pads < 0).any():
+            raise ValueError(f"negative paddings/crops {pads.tolist()}")
+        return block, [(int(a), int(b)) for a, b in pads]
+
+
+@register("SpaceToBatchND")
+class NeonSpaceToBatchND(NeonBlock, SpaceToBatchNDLayer):
+    """out[(k_1 .. k_m) * B + n, o_1 .. o_m, r] = padded x[n, o_1 b_1 + k_1, ..., r]: per block
+    offset k, a strided slice of x into a window of the output; the padding is filled."""
+
+    @classmethod
+    def quant_copy(cls, op, graph):
+        if not cls.same_quant(graph, op.inputs[0], op.outputs[0]):
+            return False, "acl_neon SPACE_TO_BATCH_ND needs equal input/output parameters"
+        return True, ""
+
+    def build(self) -> None:
+        x, out = self.buf(0), self.out
+        block, pads = self.block_params()
+        m = len(block)
+        padded = [d + a + b for d, (a, b) in zip(x.shape[1:1 + m], pads)]
+        if any(p % b for p, b in zip(padded, block)):
+            raise ValueError(f"padded dims {padded} are no multiples of block {block}")
+        outs = [p // b for p, b in zip(padded, block)]
+        rest = list(x.shape[1 + m:])
+        if out.shape != tuple([x.shape[0] * _prod(block)] + outs + rest):
+            raise ValueError(f"output {out.shape} does not fit input {x.shape}, block {block}")
+        view = out.reshape(block + [x.shape[0]] + outs + rest)
+        steps = []
+        if any(a or b for a, b in pads):
+            q = self.outputs[0].quant
+            fill = int(q.zero_point.reshape(-1)[0]) if q is not None and \
+                out.dtype.kind in "iu" else 0
+            steps.append((None, 0, item_bytes(fill, out.dtype), out))
+        for combo in itertools.product(*(range(b) for b in block)):
+            src, dst = [slice(None)], [slice(None)]
+            for kk, b, (a, _), xd, od in zip(combo, block, pads, x.shape[1:], outs):
+                lo = max(0, _ceil_div(a - kk, b))
+                hi = min(od, _ceil_div(xd + a - kk, b))
+                if hi <= lo:
+                    break
+                start = lo * b + kk - a
+                src.append(slice(start, start + (hi - lo - 1) * b + 1, b))
+                dst.append(slice(lo, hi))
+            else:
+                steps.append((0, 0, x[tuple(src)], view[combo][tuple(dst)]))
+        self.plan([self.inputs[0]], [self.outputs[0]], steps)
+
+
+@register("BatchToSpaceND")
+class NeonBatchToSpaceND(NeonBlock, BatchToSpaceNDLayer):
+    """out[n, s_1 b_1 + k_1 - crop_1, ..., r] = x[(k_1 .. k_m) * N + n, s_1 .. s_m, r]: per
+    block offset k, a window of x into a strided slice of the output."""
+
+    def build(self) -> None:
+        x, out = self.buf(0), self.out
+        block, crops = self.block_params()
+        m, prod = len(block), _prod(block)
+        if x.shape[0] % prod:
+            raise ValueError(f"batch {x.shape[0]} is no multiple of block size {prod}")
+        n = x.shape[0] // prod
+        spatial, rest = list(x.shape[1:1 + m]), list(x.shape[1 + m:])
+        full = [s * b - a - c for s, b, (a, c) in zip(spatial, block, crops)]
+        if min(full, default=0) < 0 or out.shape != tuple([n] + full + rest):
+            raise ValueError(f"output {out.shape} does not fit input {x.shape}, block {block}, "
+                             f"crops {crops}")
+        view = x.reshape(block + [n] + spatial + rest)
+        steps = []
+        for combo in itertools.product(*(range(b) for b in block)):
+            src, dst = [slice(None)], [slice(None)]
+            for kk, b, (a, _), sd, od in zip(combo, block, crops, spatial, full):
+                lo = max(0, _ceil_div(a - kk, b))
+                hi = min(sd, _ceil_div(od + a - kk, b))
+                if hi <= lo:
+                    break
+                start = lo * b + kk - a
+                src.append(slice(lo, hi))
+                dst.append(slice(start, start + (hi - lo - 1) * b + 1, b))
+            else:
+                steps.append((0, 0, view[combo][tuple(src)], out[tuple(dst)]))
+        self.plan([self.inputs[0]], [self.outputs[0]], steps)

@@ -1,0 +1,113 @@
+"""Quantized 8-bit pooling, ADD/SUB/MUL and TANH/LOGISTIC on acl_neon (module _quant).
+
+Pooling computes TFLite's integer average (valid taps, halves away from zero) and maximum
+natively; ADD/SUB/MUL gather from the cpu kernels' 65536-pair tables (qpairtable: the exact
+arithmetic evaluated on every pair of input values, per loop kind of TFLite's kernel); TANH and
+LOGISTIC gather from the cpu kernels' 256-entry tables. The results are the cpu kernels'.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ...cpu.ops.quant.base import I8
+from ...cpu.ops.quant.qbinary import QuantAddSubLayer
+from ...cpu.ops.quant.qlut import QLogistic, QTanh
+from ...cpu.ops.quant.qmul import QuantMulLayer
+from ...cpu.ops.quant.qpool import QAveragePool2D, QMaxPool2D
+from .quant import QuantNeon, conv_geometry, qregister
+
+U8 = np.uint8
+
+
+class _NeonQPool(QuantNeon):
+    average = False
+
+    def prepare(self) -> None:
+        x, y, p = self.inputs[0], self.outputs[0], self.op.params
+        geom = conv_geometry(p, x.shape, (p.filter_height, p.filter_width), y.shape,
+                             dilated=False)
+        self.plan = self.lib.PoolPlan(geom, x.dtype == I8, self.average, self.lo, self.hi)
+
+    def run(self) -> None:
+        self.plan.run(self.inputs[0].buffer, self.outputs[0].buffer, self.threads)
+
+
+@qregister("Pool2D.AVERAGE_POOL_2D")
+class NeonQAveragePool2D(_NeonQPool, QAveragePool2D):
+    average = True
+
+
+@qregister("Pool2D.MAX_POOL_2D")
+class NeonQMaxPool2D(_NeonQPool, QMaxPool2D):
+    pass
+
+
+def broadcast_strides(in_shape, out_shape) -> list[int]:
+    """Element strides of a C-contiguous `in_shape` broadcast to the 4-D form of `out_shape`
+    (0 along broadcast axes)."""
+    ins = (1,) * (4 - len(in_shape)) + tuple(int(v) for v in in_shape)
+    outs = (1,) * (4 - len(out_shape)) + tuple(int(v) for v in out_shape)
+    strides, acc = [0] * 4, 1
+    for ax in range(3, -1, -1):
+        strides[ax] = acc if ins[ax] == outs[ax] and ins[ax] != 1 else 0
+        acc *= ins[ax]
+    return strides
+
+
+class _NeonTabulated(QuantNeon):
+    """The cpu kernel's pair table, gathered natively (8-bit inputs, rank <= 4)."""
+
+    @classmethod
+    def supports(cls, op, graph):
+        ok, why = super().supports(op, graph)
+        if ok and len(graph.operands[op.outputs[0]].shape) > 4:
+            return False, f"acl_neon quantized {op.subtype}: rank above 4"
+        return ok, why
+
+    def prepare(self) -> None:
+        super().prepare()                       # the loop kinds of this shape
+        a, b, y = self.inputs[0], self.inputs[1], self.outputs[0]
+        out4 = (1,) * (4 - len(y.shape)) + tuple(int(v) for v in y.shape)
+        kinds = None if self.kinds is None else np.ascontiguousarray(
+            np.broadcast_to(self.kinds, y.shape), U8).reshape(-1)
+        table = np.ascontiguousarray(self.table).view(U8).reshape(-1)
+        self.plan = self.lib.BinaryPlan(table, kinds, list(out4),
+                                        broadcast_strides(a.shape, y.shape),
+                                        broadcast_strides(b.shape, y.shape))
+
+    def run(self) -> None:
+        self.plan.run(self.inputs[0].buffer, self.inputs[1].buffer, self.outputs[0].buffer,
+                      self.threads)
+
+
+@qregister("BinaryArithmetic.ADD", "BinaryArithmetic.SUB")
+class NeonQAddSub(_NeonTabulated, QuantAddSubLayer):
+    pass
+
+
+@qregister("BinaryArithmetic.MUL")
+class NeonQMul(_NeonTabulated, QuantMulLayer):
+    @classmethod
+    def supports(cls, op, graph):
+        ok, why = super().supports(op, graph)
+        if ok and graph.operands[op.outputs[0]].dtype != graph.operands[op.inputs[0]].dtype:
+            return False, "acl_neon quantized MUL needs the output type of its inputs"
+        return ok, why
+
+
+class _NeonLut(QuantNeon):
+    def prepare(self) -> None:
+        self.table8 = np.ascontiguousarray(self.table).view(U8).reshape(-1)
+
+    def run(self) -> None:
+        self.lib.lut8(self.table8, self.inputs[0].buffer, self.outputs[0].buffer, self.threads)
+
+
+@qregister("ElementwiseActivation.TANH")
+class NeonQTanh(_NeonLut, QTanh):
+    pass
+
+
+@qregister("ElementwiseActivation.LOGISTIC")
+class NeonQLogistic(_NeonLut, QLogistic):
+    pass

@@ -1,0 +1,51 @@
+"""acl_cl's quantized FullyConnected against the interpreter, bit-exact, on the builders of
+tests/ops/test_q_fc.py (int8 per-tensor and per-channel, uint8 with zero points, ties)."""
+from __future__ import annotations
+
+import os
+import sys
+
+import numpy as np
+import pytest
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "ops"))
+from quant_harness import check_qop  # noqa: E402
+from test_q_fc import GRID, REALS, fc_model, make_case  # noqa: E402
+
+from onert_py.backends.acl_cl.backend import ClConfig  # noqa: E402
+
+
+@pytest.fixture(scope="module", autouse=True)
+def cl_ready():
+    cfg = ClConfig()
+    if not cfg.initialize():
+        pytest.skip(cfg.unavailable_reason)
+
+
+def _check_on_cl(model, x):
+    import onert_py
+    with onert_py.Session(model, backends="acl_cl") as s:     # no cpu: it must run on acl_cl
+        assert "acl_cl" in set(s._compiled.lowered.op_backend.values())
+    check_qop(model, [x], backends="acl_cl")
+
+
+@pytest.mark.parametrize("dt,zps", [("int8", (0, 0, 0)), ("int8", (-5, 0, 3)),
+                                    ("uint8", (128, 128, 128)), ("uint8", (120, 131, 90))])
+@pytest.mark.parametrize("shape", GRID, ids=lambda s: "x".join(map(str, s)))
+@pytest.mark.parametrize("real", REALS)
+def test_q_fc_8bit_acl_cl(dt, zps, shape, real):
+    rng = np.random.default_rng([sum(map(abs, zps)), *shape, int(real * 100)])
+    x, w, ws, b, ys = make_case(rng, dt, *shape, real, zps)
+    model = fc_model(x.shape, dt, zps[0], w, ws, zps[1], b, (shape[0], shape[2]), dt, ys, zps[2])
+    _check_on_cl(model, x)
+
+
+@pytest.mark.parametrize("real", REALS)
+@pytest.mark.parametrize("act", ["RELU", "RELU6"])
+def test_q_fc_int8_per_channel_acl_cl(real, act):
+    rng = np.random.default_rng(7)
+    x, w, ws, b, ys = make_case(rng, "int8", 33, 40, 19, real, (2, 0, -1), per_channel=True,
+                                small=False)
+    model = fc_model(x.shape, "int8", 2, w, ws, 0, b, (33, 19), "int8", ys, -1,
+                     fused_activation_function=act)
+    _check_on_cl(model, x)

@@ -1,0 +1,112 @@
+"""acl_neon's float32 GEMM family (Conv2D, FullyConnected, TransposeConv) at every instruction
+set this CPU has and at 1 and 2 threads, against the TFLite interpreter; odd shapes (register
+tile tails), every fused clamp, and the forms it must leave to cpu."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import onert_py
+from onert_py.model_builder import single_op_model
+from oracle import tflite_run
+
+native = pytest.importorskip("onert_py.backends.acl_neon.native")
+try:
+    native.module("gemm")
+except native.NativeUnavailable as e:           # pragma: no cover - a build without C++
+    pytest.skip(str(e), allow_module_level=True)
+
+RNG = np.random.default_rng(7)
+
+
+def rand(*shape):
+    return RNG.standard_normal(shape).astype(np.float32)
+
+
+def conv_model(xs, w, bias, out, **opts):
+    return single_op_model("CONV_2D", [("x", xs, "float32"), w, bias],
+                           [("y", out, "float32")], **opts)
+
+
+CONV = [  # input, filter OHWI, stride, dilation, padding, activation, output
+    ((1, 9, 11, 5), (19, 1, 1, 5), (1, 1), (1, 1), "VALID", "RELU6", (1, 9, 11, 19)),
+    ((2, 7, 9, 3), (33, 3, 3, 3), (2, 2), (1, 1), "SAME", "RELU", (2, 4, 5, 33)),
+    ((1, 10, 9, 4), (7, 3, 2, 4), (1, 2), (2, 1), "SAME", "RELU_N1_TO_1", (1, 10, 5, 7)),
+    ((1, 8, 8, 6), (17, 3, 3, 6), (1, 1), (2, 2), "VALID", "NONE", (1, 4, 4, 17)),
+    ((1, 6, 7, 8), (5, 1, 1, 8), (2, 2), (1, 1), "SAME", "TANH", (1, 3, 4, 5)),
+]
+
+
+def sessions(model: bytes, inputs, expected, rtol=2e-4, atol=2e-4):
+    """Run on acl_neon at every ISA level and 1/2 threads; each must match `expected`."""
+    levels = native.available_isas()
+    try:
+        for level in levels:
+            native.set_isa(level)
+            for threads in (1, 2):
+                s = onert_py.Session(model, backends="acl_neon", config={"num_threads": threads})
+                got = s.run(inputs)
+                got = got if isinstance(got, (list, tuple)) else [got]
+                for g, e in zip(got, expected):
+                    np.testing.assert_allclose(g, e, rtol=rtol, atol=atol,
+                                               err_msg=f"{level} threads={threads}")
+    finally:
+        native.set_isa(levels[-1])
+
+
+@pytest.mark.parametrize("case", CONV, ids=lambda c: f"{c[1]}s{c[2]}d{c[3]}{c[4]}{c[5]}")
+def test_conv2d(case):
+    xs, ws, stride, dil, pad, act, out = case
+    w, b = rand(*ws), rand(ws[0])
+    model = conv_model(xs, w, b, out, padding=pad, stride_h=stride[0], stride_w=stride[1],
+                       dilation_h_factor=dil[0], dilation_w_factor=dil[1],
+                       fused_activation_function=act)
+    x = rand(*xs)
+    sessions(model, [x], tflite_run(model, [x]))
+
+
+@pytest.mark.parametrize("xs,n,act,keep", [((3, 37), 70, "RELU", False),
+                                           ((2, 5, 16), 16, "NONE", True),
+                                           ((1, 129), 33, "RELU6", False)])
+def test_fully_connected(xs, n, act, keep):
+    k = xs[-1]
+    w, b = rand(n, k), rand(n)
+    out = xs[:-1] + (n,) if keep else (int(np.prod(xs[:-1])), n)
+    model = single_op_model("FULLY_CONNECTED", [("x", xs, "float32"), w, b],
+                            [("y", out, "float32")], fused_activation_function=act,
+                            keep_num_dims=keep)
+    x = rand(*xs)
+    sessions(model, [x], tflite_run(model, [x]))
+
+
+@pytest.mark.parametrize("pad,stride,act", [("SAME", (2, 2), "RELU"), ("VALID", (2, 1), "NONE")])
+def test_transpose_conv(pad, stride, act):
+    xs, ws = (1, 4, 5, 6), (9, 3, 3, 6)
+    oh = xs[1] * stride[0] if pad == "SAME" else (xs[1] - 1) * stride[0] + ws[1]
+    ow = xs[2] * stride[1] if pad == "SAME" else (xs[2] - 1) * stride[1] + ws[2]
+    out = (1, oh, ow, ws[0])
+    w, b = rand(*ws), rand(ws[0])
+    model = single_op_model("TRANSPOSE_CONV", [np.array(out, np.int32), w,
+                                               ("x", xs, "float32"), b],
+                            [("y", out, "float32")], padding=pad, stride_h=stride[0],
+                            stride_w=stride[1], fused_activation_function=act)
+    x = rand(*xs)
+    sessions(model, [x], tflite_run(model, [x]))
+
+
+def test_forms_left_to_cpu():
+    """FC with TANH (not a clamp: the interpreter rejects it, cpu computes it) is refused with
+    the reason and runs on cpu."""
+    from onert_py.backends.acl_neon.ops.gemm import NeonFullyConnected
+    from onert_py.core.loader.flatbuffer_loader import load_flatbuffer
+    w, b = rand(4, 8), rand(4)
+    model = single_op_model("FULLY_CONNECTED", [("x", (2, 8), "float32"), w, b],
+                            [("y", (2, 4), "float32")], fused_activation_function="TANH")
+    graph = load_flatbuffer(model, "fc").primary
+    op = next(iter(graph.operations.values()))
+    ok, why = NeonFullyConnected.supports(op, graph)
+    assert not ok and "TANH" in why
+    x = rand(2, 8)
+    got = onert_py.Session(model, backends="acl_neon;cpu").run([x])
+    np.testing.assert_allclose(got[0] if isinstance(got, list) else got,
+                               np.tanh(x @ w.T + b), rtol=1e-5, atol=1e-5)

@@ -1,0 +1,105 @@
+"""acl_neon's 8-bit quantized kernels against the TFLite interpreter, bit-exact: the quantized
+op tests' model builders (tests/ops/test_q_*.py) run on acl_neon (with cpu behind it; a test
+whose op acl_neon did not take is skipped by op_harness), at every instruction-set level and
+with 1 and 2 threads."""
+from __future__ import annotations
+
+import os
+import sys
+
+import numpy as np
+import pytest
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "ops"))
+
+from onert_py import Session  # noqa: E402
+from onert_py.backends.acl_neon import native  # noqa: E402
+from oracle import tflite_run  # noqa: E402
+from quant_harness import assert_close_int, check_qop  # noqa: E402
+from test_q_conv import CONV, DEPTHWISE, qconv_model  # noqa: E402
+
+try:
+    ISAS = native.available_isas() if native.available("quant")[0] else []
+except native.NativeUnavailable:
+    ISAS = []
+pytestmark = pytest.mark.skipif(not ISAS, reason="acl_neon's _quant module is not built")
+FORMS8 = ["int8", "int8pt", "uint8"]
+
+
+@pytest.fixture(params=ISAS or ["none"])
+def isa(request):
+    before = native.active_isa()
+    native.set_isa(request.param)
+    yield request.param
+    native.set_isa(before)
+
+
+def check_threads(model: bytes, inputs, threads=(1, 2)) -> None:
+    """acl_neon alone (every op must be taken) equals the interpreter with 1 and 2 threads."""
+    expected = tflite_run(model, list(inputs))
+    for t in threads:
+        s = Session(model, backends="acl_neon", config={"num_threads": t})
+        got = s.run(list(inputs))
+        for k, (g, e) in enumerate(zip(got, expected)):
+            assert_close_int(np.asarray(g), e, 0, f"output {k}, {t} threads")
+
+
+@pytest.mark.parametrize("form", FORMS8)
+@pytest.mark.parametrize("case", list(CONV))
+def test_conv2d(form, case):
+    xs, ws, stride, dil, padding, act = CONV[case]
+    check_qop(*_model("CONV_2D", form, xs, ws, stride, dil, padding, act), backends="acl_neon")
+
+
+@pytest.mark.parametrize("form", FORMS8)
+@pytest.mark.parametrize("case", list(DEPTHWISE))
+def test_depthwise(form, case):
+    xs, ws, mult, stride, dil, padding, act = DEPTHWISE[case]
+    check_qop(*_model("DEPTHWISE_CONV_2D", form, xs, ws, stride, dil, padding, act, mult),
+              backends="acl_neon")
+
+
+def _model(*args):
+    model, x = qconv_model(*args)
+    return model, [x]
+
+
+@pytest.mark.parametrize("form", FORMS8)
+@pytest.mark.parametrize("op,xs,ws,mult", [
+    ("CONV_2D", (1, 6, 7, 5), (21, 3, 3, 5), 1),
+    ("CONV_2D", (1, 5, 5, 16), (8, 1, 1, 16), 1),
+    ("DEPTHWISE_CONV_2D", (1, 6, 7, 21), (1, 3, 3, 21), 1),
+    ("DEPTHWISE_CONV_2D", (1, 5, 4, 3), (1, 3, 3, 12), 4),
+])
+def test_rounding_ties_each_isa(isa, form, op, xs, ws, mult):
+    """Power-of-two multipliers (exact ties) at every ISA level, 1 and 2 threads."""
+    model, x = qconv_model(op, form, xs, ws, mult=mult, ties=True, seed=1)
+    check_threads(model, [x])
+
+
+@pytest.mark.parametrize("form", FORMS8)
+def test_conv_large_each_isa(isa, form):
+    """Enough rows and channels for several GEMM tiles, channel blocks and threads."""
+    model, x = qconv_model("CONV_2D", form, (1, 15, 13, 37), (45, 3, 3, 37), act="RELU6")
+    check_threads(model, [x])
+    model, x = qconv_model("DEPTHWISE_CONV_2D", form, (1, 15, 13, 37), (1, 3, 3, 37),
+                           stride=(2, 2), act="RELU6")
+    check_threads(model, [x])
+
+
+def test_mobilenet_v2_int8_bit_exact():
+    """The shared MobileNetV2 int8 model on acl_neon (cpu behind it) equals the interpreter's
+    builtin kernels exactly, and acl_neon runs its convolutions, ADDs and pooling."""
+    from test_quantized_models import quantized_inputs
+    from test_real_models import model_path
+    path = model_path("mobilenet_v2_int8")     # skips when ../shared/models is absent
+    sess = Session(path, backends="acl_neon;cpu", config={"num_threads": 2})
+    placed = sess._compiled.lowered.op_backend
+    g = sess._compiled.lowered.graph
+    neon = {g.operations[i].type for i, b in placed.items() if b == "acl_neon"}
+    assert {"Conv2D", "DepthwiseConv2D", "BinaryArithmetic"} <= neon, neon
+    for seed in range(2):
+        inputs = quantized_inputs(sess, seed)
+        expected = tflite_run(path, inputs)
+        for g_, e in zip(sess.run(inputs), expected):
+            assert_close_int(np.asarray(g_), e, 0, "mobilenet_v2_int8 on acl_neon")
