@@ -10,7 +10,7 @@ venv: $(STAMP)
 
 $(STAMP): pyproject.toml setup.py
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install -q --upgrade pip "setuptools>=77" wheel
+	$(PY) -m pip install -q --upgrade pip "setuptools>=77" wheel "pybind11>=2.12"
 	$(PY) -m pip install -q -e ".[test,bench,cl]"
 	# acl_cl needs an OpenCL device that builds kernels; where pip's PoCL cannot (a CPU its
 	# LLVM does not know), Debian's pocl-opencl-icd is installed (apt, as root)

@@ -16,7 +16,7 @@ from onert_py.backends.acl_cl.backend import ClConfig
 from onert_py.core.compiler.backend_manager import manager
 from onert_py.errors import BackendNotAvailableError, CompileError
 from onert_py.model_builder import single_op_model
-from tests.oracle import tflite_run
+from oracle import tflite_run
 
 MODELS = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "models")
 

@@ -13,7 +13,7 @@ import onert_py
 from onert_py.backends.acl_cl.backend import ClConfig
 from onert_py.errors import ExecutionError
 from onert_py.model_builder import single_op_model
-from tests.oracle import tflite_run
+from oracle import tflite_run
 
 ROOT = os.path.join(os.path.dirname(__file__), "..")
 MODELS = os.path.join(ROOT, "..", "shared", "models")
