@@ -242,7 +242,7 @@ def cycle(model: str | None = None, sessions: int = 1000, backends: Any = None,
     None: acl_cl then cpu where acl_cl is available, else cpu."""
     if backends is None:
         backends = ["acl_cl", "cpu"] if acl_cl_available() else ["cpu"]
-    backends = [backends] if isinstance(backends, str) else list(backends)
+    backends = backends.replace(",", ";").split(";") if isinstance(backends, str) else list(backends)
     path, temp = model_file(model)
     rng = np.random.default_rng(seed)
     try:
