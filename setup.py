@@ -23,6 +23,7 @@ from pathlib import Path
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 from setuptools.errors import CompileError
+from setuptools.modified import newer_group
 
 HERE = Path(__file__).resolve().parent
 CSRC = HERE / "backends" / "acl_neon" / "csrc"
@@ -46,6 +47,9 @@ class BuildNative(build_ext):
     """build_ext that compiles each ISA-specific source with its own flags."""
 
     def build_extension(self, ext: Extension) -> None:
+        if not (self.force or newer_group(ext.sources + list(ext.depends),
+                                          self.get_ext_fullpath(ext.name), "newer")):
+            return                   # up to date with every source (ISA files included)
         try:
             import pybind11
         except ImportError as e:     # optional extensions: a CompileError skips them
@@ -61,7 +65,11 @@ class BuildNative(build_ext):
                 extra_postargs=BASE_FLAGS + flags, debug=self.debug)
         ext.sources = plain
         ext.extra_objects = list(ext.extra_objects or []) + objects
-        super().build_extension(ext)
+        force, self.force = self.force, True    # link even when only an ISA file changed
+        try:
+            super().build_extension(ext)
+        finally:
+            self.force = force
 
 
 def native_extensions() -> list[Extension]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 import os
 import threading
 import time
+from contextlib import contextmanager
 from typing import Any, Mapping, Sequence
 
 import numpy as np
@@ -12,9 +13,8 @@ from . import config as config_mod
 from .core.backend.state import reset_variables
 from .core.compiler import CompiledSubgraph, Compiler
 from .core.loader import load_model
-from .errors import CompileError, InputError, OnertPyError
-from .errors import SessionClosedError
-from .session_io import as_input_array, close_model, input_list
+from .errors import CompileError, InputError, OnertPyError, SessionClosedError
+from .session_io import as_input_array, input_list
 from .explain import explain as explain_text
 from .tensorinfo import TensorInfo
 
@@ -39,31 +39,27 @@ class Session:
         self._model = load_model(model)
         t1 = time.perf_counter()
         try:
-            self.config = config_mod.resolve(config, package=self._model.package_config,
-                                             backends=backends)
-            if not self.config.use_mmaped_data and self._model.path is not None:
-                mapped, self._model = self._model, load_model(model, use_mmap=False)
-                close_model(mapped)
-            self._compiler = Compiler(self._model, self.config)
-        except BaseException as e:
-            close_model(self._model)
-            if isinstance(e, Exception) and not isinstance(e, OnertPyError):
-                raise _unexpected_compile_error(e) from e
-            raise
-        self._graph = self._model.primary
-        self._input_shapes = {i: tuple(self._graph.operands[i].shape) for i in self._graph.inputs}
-        if float_io:
-            self._compiler.io_float = frozenset(
-                i for i in (*self._graph.inputs, *self._graph.outputs) if self._graph.operands[i].is_quantized)
-        try:
-            self._compiled: CompiledSubgraph = self._compiler.compile_subgraph(
-                0, self._input_shapes)
-        except BaseException as e:
-            self._compiler.release()
-            self._compiler = None
-            close_model(self._model)
-            if isinstance(e, Exception) and not isinstance(e, OnertPyError):
-                raise _unexpected_compile_error(e) from e
+            with _compile_errors():
+                self.config = config_mod.resolve(config, package=self._model.package_config,
+                                                 backends=backends)
+                if not self.config.use_mmaped_data and self._model.path is not None:
+                    mapped, self._model = self._model, load_model(model, use_mmap=False)
+                    mapped.close()
+                self._compiler = Compiler(self._model, self.config)
+                self._graph = self._model.primary
+                self._input_shapes = {i: tuple(self._graph.operands[i].shape)
+                                      for i in self._graph.inputs}
+                if float_io:
+                    self._compiler.io_float = frozenset(
+                        i for i in (*self._graph.inputs, *self._graph.outputs)
+                        if self._graph.operands[i].is_quantized)
+                self._compiled: CompiledSubgraph = self._compiler.compile_subgraph(
+                    0, self._input_shapes)
+        except BaseException:
+            if self._compiler is not None:
+                self._compiler.release()
+                self._compiler = None
+            self._model.close()
             raise
         self._closed_tracer = None
         # seconds spent loading the model file, and compiling it (config included)
@@ -191,12 +187,8 @@ class Session:
             return
         new_shapes = dict(self._input_shapes)
         new_shapes[index] = shape
-        try:
+        with _compile_errors():
             compiled = self._compiler.compile_subgraph(0, new_shapes)
-        except OnertPyError:
-            raise
-        except Exception as e:
-            raise _unexpected_compile_error(e) from e
         self._compiled.release()
         self._compiled, self._input_shapes = compiled, new_shapes
 
@@ -303,7 +295,7 @@ class Session:
                 finally:
                     compiler.release()
                     del compiler, compiled
-                    close_model(model)
+                    model.close()
 
     def __del__(self) -> None:
         try:
@@ -334,9 +326,16 @@ def _fits_signature(shape: tuple[int, ...], signature: tuple[int, ...] | None) -
         d == -1 for d in signature) and all(d == -1 or d == s for d, s in zip(signature, shape))
 
 
-def _unexpected_compile_error(e: Exception) -> CompileError:
+@contextmanager
+def _compile_errors():
     """A non-onert_py exception out of compilation (a kernel's configure() or a pass that did not
     validate a malformed model) still surfaces as a CompileError, with the cause chained."""
-    return CompileError(f"compiling the model failed: {type(e).__name__}: {e}")
+    try:
+        yield
+    except OnertPyError:
+        raise
+    except Exception as e:
+        raise CompileError(f"compiling the model failed: {type(e).__name__}: {e}") from e
+
 
 __all__ = ["Session", "TensorInfo", "OnertPyError", "CompileError", "SessionClosedError"]

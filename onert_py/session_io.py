@@ -1,4 +1,4 @@
-"""What Session.run accepts as inputs, and how a closed session lets go of its model file.
+"""What Session.run accepts as inputs.
 
 The input rules (docs/robustness.md):
 - inputs are a list/tuple in model input order, a dict name -> array, or one ndarray for a
@@ -13,7 +13,6 @@ The input rules (docs/robustness.md):
 """
 from __future__ import annotations
 
-import mmap
 from typing import Any, Mapping, Sequence
 
 import numpy as np
@@ -78,20 +77,3 @@ def _cast_checked(a: np.ndarray, dtype: np.dtype, what: str) -> np.ndarray:
         raise InputError(f"{what}: values beyond the range of {dtype} "
                          f"(largest {np.finfo(dtype).max})")
     return out
-
-
-def close_model(model: Any) -> int:
-    """Drop a session's model: its subgraphs and the buffers that back their constants, and
-    unmap the file now where nothing else views it (a mapping still viewed, e.g. by a constant
-    array the caller kept, is unmapped by Python once the last view goes). Returns how many
-    mappings stay open."""
-    maps = [k for k in model.keepalive if isinstance(k, mmap.mmap)]
-    model.close()
-    model.subgraphs = []
-    still_open = 0
-    for m in maps:
-        try:
-            m.close()
-        except BufferError:
-            still_open += 1
-    return still_open

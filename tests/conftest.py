@@ -24,3 +24,9 @@ def rng() -> np.random.Generator:
 def backend(request: pytest.FixtureRequest) -> str:
     """Each backend of the op suite in turn; skipped with the reason where it cannot load."""
     return backend_or_skip(request.param)
+
+
+@pytest.fixture(scope="module")
+def cl_ready() -> None:
+    """Skip (with the runtime's reason) where the acl_cl backend has no OpenCL device."""
+    backend_or_skip("acl_cl")

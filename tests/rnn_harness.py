@@ -9,6 +9,7 @@ from typing import Callable
 import numpy as np
 
 import onert_py
+from onert_py.model_builder import ModelBuilder
 
 Compare = Callable[[list, list, str], None]     # (got outputs, expected outputs, label)
 
@@ -71,3 +72,42 @@ def check_stateful(model: bytes, runs: list[list[np.ndarray]], compare: Compare,
     session.reset_state()
     compare([np.array(o, copy=True) for o in session.run(runs[0])], expected[0], "after reset")
     return expected
+
+
+def seq_runs(rng, shape, n: int, aux_shape=None) -> list[list[np.ndarray]]:
+    """`n` runs of uniform [-1, 1) float inputs of `shape` (and an aux input when given)."""
+    runs = []
+    for _ in range(n):
+        xs = [rng.uniform(-1, 1, shape).astype(np.float32)]
+        if aux_shape is not None:
+            xs.append(rng.uniform(-1, 1, aux_shape).astype(np.float32))
+        runs.append(xs)
+    return runs
+
+
+Slots = Callable[..., list]     # (rng, builder, name prefix, units, n_input) -> [w, r, bias]
+
+
+def rnn_model(rng, slots: Slots, act: str, **options) -> bytes:
+    """RNN over a (2, 3) input with 5 units and a variable state; weights from `slots`."""
+    mb = ModelBuilder()
+    x = mb.add_input("x", (2, 3))
+    h = mb.add_tensor("h", (2, 5), is_variable=True)
+    y = mb.add_tensor("y", (2, 5))
+    mb.add_op("RNN", [x, *slots(rng, mb, "", 5, 3), h], [y], fused_activation_function=act,
+              **options)
+    mb.add_output(y)
+    return mb.build()
+
+
+def seq_rnn_model(rng, slots: Slots, shape, time_major: bool, act: str, **options) -> bytes:
+    """UNIDIRECTIONAL_SEQUENCE_RNN over `shape` with 5 units and a variable state."""
+    batch = shape[1] if time_major else shape[0]
+    mb = ModelBuilder()
+    x = mb.add_input("x", shape)
+    h = mb.add_tensor("h", (batch, 5), is_variable=True)
+    y = mb.add_tensor("y", tuple(shape[:2]) + (5,))
+    mb.add_op("UNIDIRECTIONAL_SEQUENCE_RNN", [x, *slots(rng, mb, "", 5, shape[2]), h], [y],
+              time_major=time_major, fused_activation_function=act, **options)
+    mb.add_output(y)
+    return mb.build()

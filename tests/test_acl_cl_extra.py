@@ -19,13 +19,6 @@ ROOT = os.path.join(os.path.dirname(__file__), "..")
 MODELS = os.path.join(ROOT, "..", "shared", "models")
 
 
-@pytest.fixture(scope="module")
-def cl_ready():
-    cfg = ClConfig()
-    if not cfg.initialize():
-        pytest.skip(cfg.unavailable_reason)
-
-
 def _mul_relu():
     return single_op_model("MUL", [("a", (2, 8, 8, 4), "float32"), ("b", (4,), "float32")],
                            [("y", (2, 8, 8, 4), "float32")], fused_activation_function="RELU")

@@ -10,16 +10,10 @@ import pytest
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "ops"))
 from quant_harness import check_qop  # noqa: E402
-from test_q_fc import GRID, REALS, fc_model, make_case  # noqa: E402
-
-from onert_py.backends.acl_cl.backend import ClConfig  # noqa: E402
+from test_q_fc import DT_ZPS, GRID, REALS, case_8bit, fc_model, make_case  # noqa: E402
 
 
-@pytest.fixture(scope="module", autouse=True)
-def cl_ready():
-    cfg = ClConfig()
-    if not cfg.initialize():
-        pytest.skip(cfg.unavailable_reason)
+pytestmark = pytest.mark.usefixtures("cl_ready")   # skip where no OpenCL device builds
 
 
 def _check_on_cl(model, x):
@@ -29,15 +23,11 @@ def _check_on_cl(model, x):
     check_qop(model, [x], backends="acl_cl")
 
 
-@pytest.mark.parametrize("dt,zps", [("int8", (0, 0, 0)), ("int8", (-5, 0, 3)),
-                                    ("uint8", (128, 128, 128)), ("uint8", (120, 131, 90))])
+@pytest.mark.parametrize("dt,zps", DT_ZPS)
 @pytest.mark.parametrize("shape", GRID, ids=lambda s: "x".join(map(str, s)))
 @pytest.mark.parametrize("real", REALS)
 def test_q_fc_8bit_acl_cl(dt, zps, shape, real):
-    rng = np.random.default_rng([sum(map(abs, zps)), *shape, int(real * 100)])
-    x, w, ws, b, ys = make_case(rng, dt, *shape, real, zps)
-    model = fc_model(x.shape, dt, zps[0], w, ws, zps[1], b, (shape[0], shape[2]), dt, ys, zps[2])
-    _check_on_cl(model, x)
+    _check_on_cl(*case_8bit(dt, zps, shape, real))
 
 
 @pytest.mark.parametrize("real", REALS)

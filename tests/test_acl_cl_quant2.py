@@ -20,17 +20,12 @@ import test_q_mul as qmul  # noqa: E402
 import test_q_pool_reduce as qpool  # noqa: E402
 import test_q_softmax as qsoft  # noqa: E402
 
-from onert_py.backends.acl_cl.backend import ClConfig  # noqa: E402
 
 MOBILENET = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "models",
                          "mobilenet_v2_int8.tflite")
 
 
-@pytest.fixture(scope="module", autouse=True)
-def cl_ready():
-    cfg = ClConfig()
-    if not cfg.initialize():
-        pytest.skip(cfg.unavailable_reason)
+pytestmark = pytest.mark.usefixtures("cl_ready")   # skip where no OpenCL device builds
 
 
 def placed(model) -> set:

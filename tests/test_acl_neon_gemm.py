@@ -3,12 +3,18 @@ set this CPU has and at 1 and 2 threads, against the TFLite interpreter; odd sha
 tile tails), every fused clamp, and the forms it must leave to cpu."""
 from __future__ import annotations
 
+import os
+import sys
+
 import numpy as np
 import pytest
 
 import onert_py
 from onert_py.model_builder import single_op_model
 from oracle import tflite_run
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "ops"))
+from test_ops_conv import conv_models  # noqa: E402
 
 native = pytest.importorskip("onert_py.backends.acl_neon.native")
 try:
@@ -21,11 +27,6 @@ RNG = np.random.default_rng(7)
 
 def rand(*shape):
     return RNG.standard_normal(shape).astype(np.float32)
-
-
-def conv_model(xs, w, bias, out, **opts):
-    return single_op_model("CONV_2D", [("x", xs, "float32"), w, bias],
-                           [("y", out, "float32")], **opts)
 
 
 CONV = [  # input, filter OHWI, stride, dilation, padding, activation, output
@@ -58,9 +59,9 @@ def sessions(model: bytes, inputs, expected, rtol=2e-4, atol=2e-4):
 def test_conv2d(case):
     xs, ws, stride, dil, pad, act, out = case
     w, b = rand(*ws), rand(ws[0])
-    model = conv_model(xs, w, b, out, padding=pad, stride_h=stride[0], stride_w=stride[1],
-                       dilation_h_factor=dil[0], dilation_w_factor=dil[1],
-                       fused_activation_function=act)
+    model, _ = conv_models("CONV_2D", xs, w, b, out, dict(
+        padding=pad, stride_h=stride[0], stride_w=stride[1], dilation_h_factor=dil[0],
+        dilation_w_factor=dil[1], fused_activation_function=act))
     x = rand(*xs)
     sessions(model, [x], tflite_run(model, [x]))
 

@@ -4,6 +4,9 @@ against a NumPy reference): odd channel counts (vector tails), padding, strides,
 channel multipliers and fused activations."""
 from __future__ import annotations
 
+import os
+import sys
+
 import numpy as np
 import pytest
 
@@ -11,6 +14,9 @@ import onert_py
 from onert_py.model_builder import ModelBuilder, single_op_model
 from op_harness import assert_outputs, backend_or_skip, conv_out, rand
 from oracle import tflite_run
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "ops"))
+from test_ops_conv import conv_models  # noqa: E402
 
 backend_or_skip("acl_neon")
 from onert_py.backends.acl_neon import native  # noqa: E402
@@ -67,13 +73,9 @@ def test_depthwise(case):
     out = (xs[0], conv_out(xs[1], kh, s, d, padding), conv_out(xs[2], kw, s, d, padding), cout)
     opts = dict(padding=padding, stride_h=s, stride_w=s, dilation_h_factor=d,
                 dilation_w_factor=d, depth_multiplier=mult, fused_activation_function=act)
-    spec = [("x", xs, "float32"), w]
-    model = single_op_model("DEPTHWISE_CONV_2D", spec + [bias], [("y", out, "float32")], **opts)
-    ref = single_op_model("DEPTHWISE_CONV_2D", spec + [np.zeros(cout, np.float32)
-                                                       if bias is None else bias],
-                          [("y", out, "float32")], **opts)
+    model, ref = conv_models("DEPTHWISE_CONV_2D", xs, w, bias, out, opts)
     x = rand(rng, xs)
-    check_every_isa(model, [x], tflite_run(ref, [x]))
+    check_every_isa(model, [x], tflite_run(ref or model, [x]))
 
 
 def test_depthwise_filter_and_bias_as_inputs():

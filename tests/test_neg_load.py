@@ -6,6 +6,7 @@ import importlib
 import json
 import os
 import re
+import sys
 
 import flatbuffers
 import numpy as np
@@ -13,31 +14,14 @@ import pytest
 
 import onert_py
 from onert_py import ModelLoadError, OnertPyError, Session
-from onert_py.model_builder import ModelBuilder, single_op_model
+from onert_py.model_builder import single_op_model
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(__file__)), "tools"))
+from fuzz_seeds import chain_model, cnn_model  # noqa: E402  (the fuzzer's seed models)
 
 MODELS = "/work/shared/models"
 OPS = importlib.import_module("tflite.BuiltinOperator").BuiltinOperator
 OPTIONS = importlib.import_module("tflite.BuiltinOptions").BuiltinOptions
-
-
-def small_model(fmt: str = "tflite") -> bytes:
-    """RELU -> ADD(const, fused RELU6) -> RESHAPE -> FULLY_CONNECTED: constants, options, four
-    ops, so mutations hit every kind of table."""
-    b = ModelBuilder(fmt)
-    x = b.add_input("x", (1, 4, 4, 2))
-    r = b.add_tensor("r", (1, 4, 4, 2))
-    b.add_op("RELU", [x], [r])
-    c = b.add_const("c", np.arange(32, dtype=np.float32).reshape(1, 4, 4, 2))
-    y = b.add_tensor("y", (1, 4, 4, 2))
-    b.add_op("ADD", [r, c], [y], fused_activation_function="RELU6")
-    shape = b.add_const("shape", np.array([16, 2], np.int32))
-    rs = b.add_tensor("rs", (16, 2))
-    b.add_op("RESHAPE", [y, shape], [rs], new_shape=[16, 2])
-    w = b.add_const("w", np.ones((3, 2), np.float32))
-    z = b.add_tensor("z", (16, 3))
-    b.add_op("FULLY_CONNECTED", [rs, w, -1], [z])
-    b.add_output(z)
-    return b.build()
 
 
 # ---------------------------------------------------------------- hand-written flatbuffers
@@ -151,7 +135,7 @@ def test_three_bytes():
 
 
 def test_wrong_identifier(tmp_path):
-    m = small_model()
+    m = chain_model()
     bad = m[:4] + b"XXXX" + m[8:]
     load_error(bad, "identifier", "XXXX", "TFL3", "CIR0")
     path = tmp_path / "bad.tflite"
@@ -164,14 +148,14 @@ TRUNCATED = re.compile(r"truncated|outside the file|too short|more than")
 
 @pytest.mark.parametrize("fraction", [0.1, 0.5, 0.9, 0.99])
 def test_truncated_at_fraction(fraction):
-    m = small_model()
+    m = chain_model()
     msg = load_error(m[:int(len(m) * fraction)])
     assert TRUNCATED.search(msg), msg
 
 
 def test_truncated_everywhere(tmp_path):
     """Every 7th prefix of the model, from bytes and from a memory-mapped file."""
-    m = small_model()
+    m = chain_model()
     for n in range(1, len(m), 7):
         with pytest.raises(ModelLoadError) as info:
             Session(m[:n])
@@ -205,34 +189,11 @@ def _mutate(data: bytes, rng: np.random.Generator) -> bytes:
     return bytes(d)
 
 
-def cnn_model(fmt: str = "tflite") -> bytes:
-    """CONV_2D -> MAX_POOL_2D -> MEAN -> SOFTMAX -> CONCATENATION, two outputs."""
-    b = ModelBuilder(fmt)
-    x = b.add_input("x", (1, 6, 6, 3))
-    w = b.add_const("w", np.ones((4, 3, 3, 3), np.float32))
-    bias = b.add_const("bias", np.zeros(4, np.float32))
-    c = b.add_tensor("c", (1, 6, 6, 4))
-    b.add_op("CONV_2D", [x, w, bias], [c], padding="SAME", fused_activation_function="RELU")
-    p = b.add_tensor("p", (1, 3, 3, 4))
-    b.add_op("MAX_POOL_2D", [c], [p], padding="VALID", filter_width=2, filter_height=2,
-             stride_w=2, stride_h=2)
-    axes = b.add_const("axes", np.array([1, 2], np.int32))
-    mean = b.add_tensor("mean", (1, 4))
-    b.add_op("MEAN", [p, axes], [mean], keep_dims=False)
-    sm = b.add_tensor("sm", (1, 4))
-    b.add_op("SOFTMAX", [mean], [sm])
-    cat = b.add_tensor("cat", (1, 8))
-    b.add_op("CONCATENATION", [sm, mean], [cat], axis=1)
-    b.add_output(cat)
-    b.add_output(sm)
-    return b.build()
-
-
 LIMIT = 1 << 24     # mutated shapes may ask for gigabytes: keep every tensor under 16 MiB
 
 
 @pytest.mark.filterwarnings("ignore:Mean of empty slice:RuntimeWarning")
-@pytest.mark.parametrize("make,fmt,seed", [(small_model, "tflite", 0), (small_model, "circle", 1),
+@pytest.mark.parametrize("make,fmt,seed", [(chain_model, "tflite", 0), (chain_model, "circle", 1),
                                            (cnn_model, "tflite", 2)])
 def test_random_bit_flips(make, fmt, seed):
     """Each mutant loads and (if it compiles) runs on zeros, or raises an onert_py error: any
@@ -340,13 +301,13 @@ def test_nonexistent_path(tmp_path):
 
 
 def test_directory_that_is_not_an_nnpackage(tmp_path):
-    (tmp_path / "model.tflite").write_bytes(small_model())
+    (tmp_path / "model.tflite").write_bytes(chain_model())
     load_error(tmp_path, "not an nnpackage", os.path.join("metadata", "MANIFEST"))
 
 
 def _package(tmp_path, manifest: str | dict, config: str | None = None):
     (tmp_path / "metadata").mkdir()
-    (tmp_path / "model.tflite").write_bytes(small_model())
+    (tmp_path / "model.tflite").write_bytes(chain_model())
     text = manifest if isinstance(manifest, str) else json.dumps(manifest)
     (tmp_path / "metadata" / "MANIFEST").write_text(text)
     if config is not None:

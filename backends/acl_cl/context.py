@@ -24,6 +24,10 @@ class ClContext(HostBackendContext):
             if operand.dynamic:
                 raise CompileError(f"acl_cl: tensor #{idx} {operand.name!r} is shaped at run "
                                    f"time; acl_cl holds only static shapes")
+            why = self.data.oversize(operand.shape, operand.dtype) if operand.dtype else None
+            if why is not None:
+                raise CompileError(f"acl_cl: tensor #{idx} {operand.name!r} of shape "
+                                   f"{operand.shape} {why}")
             t = ClTensor(operand, rt)
             if operand.is_constant:
                 t.upload_constant()

@@ -91,7 +91,7 @@ def select_device(cl, options: dict | None = None):
     devs = all_devices(cl)
     want_p, want_d = options.get("platform"), options.get("device")
     if want_p is not None:
-        plats = sorted({d.platform.name for d in devs} | set(), key=str)
+        plats = sorted({d.platform.name for d in devs})
         ordered = cl.get_platforms()
         keep = [d for d in devs if any(_match(want_p, i, p.name, p.vendor) and p == d.platform
                                        for i, p in enumerate(ordered))]

@@ -33,25 +33,25 @@ class ProgramCache:
     def __init__(self, cl, ctx, dev, cache_dir: str | None) -> None:
         self.cl, self.ctx, self.dev = cl, ctx, dev
         self.cache_dir = cache_dir or default_cache_dir()
-        self.programs: dict[str, object] = {}
+        self.programs: dict[tuple[str, str], object] = {}     # (name, options) -> program
         self.dev_key = device_key(dev)
 
     def path(self, key: str) -> str:
         return os.path.join(self.cache_dir, key + ".bin")
 
     def get(self, name: str, options: str = ""):
-        """The built program of package source `name`."""
-        source = read_source(name)
-        key = hashlib.sha256(f"{self.dev_key}\n{options}\n{source}".encode()).hexdigest()[:32]
-        prg = self.programs.get(key)
+        """The built program of package source `name` (read and hashed once per runtime)."""
+        prg = self.programs.get((name, options))
         if prg is not None:
             stats["memory"] += 1
             return prg
+        source = read_source(name)
+        key = hashlib.sha256(f"{self.dev_key}\n{options}\n{source}".encode()).hexdigest()[:32]
         prg = self._load(key, options)
         if prg is None:
             prg = self._build(name, source, options)
             self._store(key, prg)
-        self.programs[key] = prg
+        self.programs[(name, options)] = prg
         return prg
 
     def _load(self, key: str, options: str):

@@ -2,12 +2,18 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+import math
 from dataclasses import dataclass, field
 from typing import Any
+
+import numpy as np
 
 from ..ir import Graph, Operation
 from .kernel import Kernel
 from .registry import TensorRegistry
+
+
+DEFAULT_MAX_TENSOR_BYTES = 1 << 34
 
 
 class IConfig(ABC):
@@ -44,6 +50,19 @@ class ContextData:
     options: dict[str, Any] = field(default_factory=dict)   # session config relevant to backends
     external: dict[int, Any] = field(default_factory=dict)  # tensors owned elsewhere (IO, migrants)
     session: Any = None               # the compiler of this session: .subgraph(i, shapes), .state
+
+    @property
+    def max_tensor_bytes(self) -> int:
+        """The largest buffer a backend may allocate for this session (config max_tensor_bytes)."""
+        return int(self.options.get("max_tensor_bytes", DEFAULT_MAX_TENSOR_BYTES))
+
+    def oversize(self, shape, dtype) -> str | None:
+        """Why a buffer of `shape` and `dtype` may not be allocated, or None when it fits."""
+        nbytes = math.prod(int(d) for d in shape) * np.dtype(dtype).itemsize
+        limit = self.max_tensor_bytes
+        if nbytes <= limit:
+            return None
+        return f"needs {nbytes} bytes, over the limit of {limit} (config max_tensor_bytes)"
 
 
 class BackendContext(ABC):

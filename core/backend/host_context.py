@@ -17,8 +17,6 @@ from .registry import TensorRegistry
 from .state import fill_initial
 from .tensor import HostTensor
 
-DEFAULT_MAX_TENSOR_BYTES = 1 << 34
-
 
 class HostBackendContext(BackendContext):
     """Host-memory tensors in one planned arena; kernels from a KernelRegistry."""
@@ -76,7 +74,6 @@ class HostBackendContext(BackendContext):
 
     def gen_tensors(self) -> TensorRegistry:
         g = self.data.graph
-        limit = int(self.data.options.get("max_tensor_bytes", DEFAULT_MAX_TENSOR_BYTES))
         persistent = self.persistent_operands()
         spans = self.lifetimes()
         requests: list[Request] = []
@@ -85,10 +82,9 @@ class HostBackendContext(BackendContext):
             t = self.make_tensor(operand)
             if operand.dtype is None or operand.dynamic:
                 pass    # STRING/RESOURCE: kernels handle the raw data; dynamic: sized at run time
-            elif t.nbytes > limit:
-                raise CompileError(f"tensor #{idx} {operand.name!r} of shape {operand.shape} needs "
-                                   f"{t.nbytes} bytes, over the limit of {limit} "
-                                   f"(config max_tensor_bytes)")
+            elif (why := self.data.oversize(operand.shape, operand.dtype)) is not None:
+                raise CompileError(f"tensor #{idx} {operand.name!r} of shape {operand.shape} "
+                                   f"{why}")
             elif operand.is_variable:
                 t.allocate()
                 fill_initial(t.buffer, operand)

@@ -13,13 +13,11 @@ lowered graph's order (Dataflow and Parallel live in dataflow.py).
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from typing import Callable
 
 from ...errors import ExecutionError, OnertPyError
 from ..backend import Kernel, host_array
-from ..backend.host_context import DEFAULT_MAX_TENSOR_BYTES
 
 
 class RuntimeValues:
@@ -88,15 +86,13 @@ class DynamicRun:
 def check_size(kernel, tensor, shape) -> None:
     """Refuse a run-time resize past the session's max_tensor_bytes, before allocating."""
     ctx = getattr(kernel, "ctx", None)
-    options = getattr(getattr(ctx, "data", None), "options", None) or {}
-    limit = int(options.get("max_tensor_bytes", DEFAULT_MAX_TENSOR_BYTES))
-    nbytes = math.prod(int(d) for d in shape) * tensor.dtype.itemsize \
-        if tensor.dtype is not None else 0
-    if nbytes > limit:
+    if tensor.dtype is None or ctx is None:
+        return
+    why = ctx.data.oversize(shape, tensor.dtype)
+    if why is not None:
         op = kernel.op
-        raise ExecutionError(f"op #{op.index} {op.name}: output of shape {tuple(shape)} needs "
-                             f"{nbytes} bytes at run time, over the limit of {limit} (config "
-                             f"max_tensor_bytes)")
+        raise ExecutionError(f"op #{op.index} {op.name}: output of shape {tuple(shape)} {why} "
+                             f"at run time")
 
 
 @dataclass

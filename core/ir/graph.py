@@ -1,6 +1,7 @@
 """Graph (one subgraph of a model) and Model (all subgraphs, plus the mapped file)."""
 from __future__ import annotations
 
+import mmap
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -53,6 +54,17 @@ class Model:
     def primary(self) -> Graph:
         return self.subgraphs[0]
 
-    def close(self) -> None:
-        """Drop references to the mapped file (constant views stay valid while referenced)."""
+    def close(self) -> int:
+        """Drop the subgraphs and the buffers backing their constants, and unmap the file now
+        where nothing else views it (a mapping still viewed, e.g. by a constant array the caller
+        kept, is unmapped by Python once the last view goes). Returns how many stay open."""
+        maps = [k for k in self.keepalive if isinstance(k, mmap.mmap)]
         self.keepalive.clear()
+        self.subgraphs = []
+        still_open = 0
+        for m in maps:
+            try:
+                m.close()
+            except BufferError:
+                still_open += 1
+        return still_open

@@ -48,13 +48,7 @@ def fconst(mb, rng, name, shape, low=-0.5, high=0.5):
 
 
 def seq_runs(rng, shape, n=3, aux_shape=None):
-    runs = []
-    for _ in range(n):
-        xs = [rng.uniform(-1, 1, shape).astype(np.float32)]
-        if aux_shape is not None:
-            xs.append(rng.uniform(-1, 1, aux_shape).astype(np.float32))
-        runs.append(xs)
-    return runs
+    return rnn_harness.seq_runs(rng, shape, n, aux_shape)
 
 
 # ---- LSTM family ---------------------------------------------------------------------------------
@@ -207,30 +201,17 @@ def rnn_slots(rng, mb, p, units, n_input):
 @pytest.mark.parametrize("asym", [False, True])
 @pytest.mark.parametrize("act", ["TANH", "RELU", "NONE"])
 def test_rnn(rng, act, asym):
-    mb = ModelBuilder()
-    x = mb.add_input("x", (2, 3))
-    h = mb.add_tensor("h", (2, 5), is_variable=True)
-    y = mb.add_tensor("y", (2, 5))
-    mb.add_op("RNN", [x, *rnn_slots(rng, mb, "", 5, 3), h], [y], fused_activation_function=act,
-              asymmetric_quantize_inputs=asym)
-    mb.add_output(y)
-    check_stateful(mb.build(), seq_runs(rng, (2, 3), n=4))
+    model = rnn_harness.rnn_model(rng, rnn_slots, act, asymmetric_quantize_inputs=asym)
+    check_stateful(model, seq_runs(rng, (2, 3), n=4))
 
 
 @pytest.mark.parametrize("asym", [False, True])
 @pytest.mark.parametrize("time_major", [False, True])
 def test_unidirectional_sequence_rnn(rng, time_major, asym):
     shape = (3, 2, 4)
-    batch = shape[1] if time_major else shape[0]
-    mb = ModelBuilder()
-    x = mb.add_input("x", shape)
-    h = mb.add_tensor("h", (batch, 5), is_variable=True)
-    y = mb.add_tensor("y", shape[:2] + (5,))
-    mb.add_op("UNIDIRECTIONAL_SEQUENCE_RNN", [x, *rnn_slots(rng, mb, "", 5, 4), h], [y],
-              time_major=time_major, fused_activation_function="TANH",
-              asymmetric_quantize_inputs=asym)
-    mb.add_output(y)
-    check_stateful(mb.build(), seq_runs(rng, shape))
+    model = rnn_harness.seq_rnn_model(rng, rnn_slots, shape, time_major, "TANH",
+                                      asymmetric_quantize_inputs=asym)
+    check_stateful(model, seq_runs(rng, shape))
 
 
 def rnn_arrays(rng, units, n_input):

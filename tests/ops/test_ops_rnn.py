@@ -127,13 +127,7 @@ class Lstm:
 
 
 def seq_runs(rng, shape, n=2, aux_shape=None):
-    runs = []
-    for _ in range(n):
-        xs = [rng.uniform(-1, 1, shape).astype(np.float32)]
-        if aux_shape is not None:
-            xs.append(rng.uniform(-1, 1, aux_shape).astype(np.float32))
-        runs.append(xs)
-    return runs
+    return rnn_harness.seq_runs(rng, shape, n, aux_shape)
 
 
 VARIANTS = {
@@ -220,28 +214,15 @@ def rnn_weights(rng, mb, p, units, n_input):
 
 @pytest.mark.parametrize("act", ["TANH", "RELU", "NONE", "RELU_N1_TO_1"])
 def test_rnn(rng, act):
-    mb = ModelBuilder()
-    x = mb.add_input("x", (2, 3))
-    h = mb.add_tensor("h", (2, 5), is_variable=True)
-    y = mb.add_tensor("y", (2, 5))
-    mb.add_op("RNN", [x, *rnn_weights(rng, mb, "", 5, 3), h], [y], fused_activation_function=act)
-    mb.add_output(y)
-    check_stateful(mb.build(), seq_runs(rng, (2, 3), n=3))
+    check_stateful(rnn_harness.rnn_model(rng, rnn_weights, act), seq_runs(rng, (2, 3), n=3))
 
 
 @pytest.mark.parametrize("act", ["TANH", "RELU"])
 @pytest.mark.parametrize("time_major", [False, True])
 def test_unidirectional_sequence_rnn(rng, time_major, act):
     shape = (3, 2, 4)
-    batch = shape[1] if time_major else shape[0]
-    mb = ModelBuilder()
-    x = mb.add_input("x", shape)
-    h = mb.add_tensor("h", (batch, 5), is_variable=True)
-    y = mb.add_tensor("y", shape[:2] + (5,))
-    mb.add_op("UNIDIRECTIONAL_SEQUENCE_RNN", [x, *rnn_weights(rng, mb, "", 5, 4), h], [y],
-              time_major=time_major, fused_activation_function=act)
-    mb.add_output(y)
-    check_stateful(mb.build(), seq_runs(rng, shape))
+    model = rnn_harness.seq_rnn_model(rng, rnn_weights, shape, time_major, act)
+    check_stateful(model, seq_runs(rng, shape))
 
 
 def bidi_rnn_model(seed, shape, time_major, merge, aux):

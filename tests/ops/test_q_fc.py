@@ -56,14 +56,23 @@ GRID = [(1, 16, 67), (4, 16, 64), (33, 40, 19)]
 REALS = [0.25, 0.37, 0.5, 3.0]
 
 
-@pytest.mark.parametrize("dt,zps", [("int8", (0, 0, 0)), ("int8", (-5, 0, 3)),
-                                    ("uint8", (128, 128, 128)), ("uint8", (120, 131, 90))])
-@pytest.mark.parametrize("shape", GRID, ids=lambda s: "x".join(map(str, s)))
-@pytest.mark.parametrize("real", REALS)
-def test_q_fc_8bit(dt, zps, shape, real):
+DT_ZPS = [("int8", (0, 0, 0)), ("int8", (-5, 0, 3)), ("uint8", (128, 128, 128)),
+          ("uint8", (120, 131, 90))]
+
+
+def case_8bit(dt, zps, shape, real):
+    """(model, input) of an 8-bit FC case: zero points (x, w, y), (batch, depth, units)."""
     rng = np.random.default_rng([sum(map(abs, zps)), *shape, int(real * 100)])
     x, w, ws, b, ys = make_case(rng, dt, *shape, real, zps)
     model = fc_model(x.shape, dt, zps[0], w, ws, zps[1], b, (shape[0], shape[2]), dt, ys, zps[2])
+    return model, x
+
+
+@pytest.mark.parametrize("dt,zps", DT_ZPS)
+@pytest.mark.parametrize("shape", GRID, ids=lambda s: "x".join(map(str, s)))
+@pytest.mark.parametrize("real", REALS)
+def test_q_fc_8bit(dt, zps, shape, real):
+    model, x = case_8bit(dt, zps, shape, real)
     check_qop(model, [x])
 
 

@@ -48,6 +48,14 @@ __kernel void instance_norm(__global const float *x, __global float *y,
   for (int s = 0; s < S; ++s) y[(b * S + s) * C + c] = clamp((p[s * C] - mean) * a + o, lo, hi);
 }
 
+// (n, h, w, c) of element i of an [N, H, W, C] tensor.
+inline int4 nhwc_of(int i, int H, int W, int C) {
+  int c = i % C, t = i / C;
+  int w = t % W;
+  t /= W;
+  return (int4)(t / H, t % H, w, c);
+}
+
 // Source rows/columns (lower, upper, fraction) come from host tables: TFLite's coordinates.
 __kernel void resize_bilinear(__global const float *x, __global float *y,
                               __global const int *y0, __global const int *y1,
@@ -56,10 +64,8 @@ __kernel void resize_bilinear(__global const float *x, __global float *y,
                               int C, int OH, int OW, int n) {
   int i = get_global_id(0);
   if (i >= n) return;
-  int c = i % C, t = i / C;
-  int ow = t % OW;
-  t /= OW;
-  int oh = t % OH, b = t / OH;
+  int4 at = nhwc_of(i, OH, OW, C);
+  int b = at.s0, oh = at.s1, ow = at.s2, c = at.s3;
   __global const float *img = x + b * H * W * C + c;
   float fy = dy[oh], fx = dx[ow];
   float tl = img[(y0[oh] * W + x0[ow]) * C], tr = img[(y0[oh] * W + x1[ow]) * C];
@@ -76,10 +82,8 @@ __kernel void transpose_conv(__global const float *x, __global const float *w,
                              int top, int left, float lo, float hi, int n) {
   int i = get_global_id(0);
   if (i >= n) return;
-  int co = i % Cout, t = i / Cout;
-  int ox = t % OW;
-  t /= OW;
-  int oy = t % OH, b = t / OH;
+  int4 at = nhwc_of(i, OH, OW, Cout);
+  int b = at.s0, oy = at.s1, ox = at.s2, co = at.s3;
   float acc = bias[co];
   for (int ky = 0; ky < KH; ++ky) {
     int ty = oy + top - ky;

@@ -150,3 +150,14 @@ def strides_of(shape) -> list[int]:
         s.append(acc)
         acc *= int(d)
     return s[::-1]
+
+
+def bcast_meta(a_shape, b_shape, y_shape) -> np.ndarray:
+    """The broadcast kernels' meta (rank <= 6, padded in front): the output's 6 dims, then a's
+    and b's element strides (0 where a dim is broadcast)."""
+    r = len(y_shape)
+    meta = [1] * (6 - r) + list(y_shape)
+    for shape in (a_shape, b_shape):
+        shape = [1] * (r - len(shape)) + list(shape)
+        meta += [0] * (6 - r) + [0 if d == 1 else s for d, s in zip(shape, strides_of(shape))]
+    return np.array(meta, np.int32)

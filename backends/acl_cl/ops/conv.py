@@ -16,6 +16,32 @@ def _const_weights(op, graph, pos=1) -> tuple[bool, str]:
     return check_act(op)
 
 
+def conv_geometry(op, x, w, y, depthwise: bool = False) -> tuple[int, list[int]]:
+    """(batch, [h, w, cin, oh, ow, cout, kh, kw, sh, sw, dh, dw, pad_top, pad_left]) of an
+    NHWC convolution with an OHWI filter (1HWC when depthwise)."""
+    p = op.params
+    n, h, wd, cin = x.shape
+    if depthwise:
+        _, kh, kw, cout = w.shape
+    else:
+        cout, kh, kw, _ = w.shape
+    _, oh, ow, _ = y.shape
+    sh, sw, dh, dw = p.stride_h, p.stride_w, p.dilation_h_factor, p.dilation_w_factor
+    pt, _, pl, _ = conv_padding(p.padding, h, wd, kh, kw, sh, sw, dh, dw, oh, ow)
+    return n, [h, wd, cin, oh, ow, cout, kh, kw, sh, sw, dh, dw, pt, pl]
+
+
+def pool_geometry(op, x, y) -> tuple[tuple[int, int, int], list[int]]:
+    """(global size (c, ow, n*oh), [h, w, c, oh, ow, kh, kw, sh, sw, pad_top, pad_left]) of an
+    NHWC pooling."""
+    p = op.params
+    n, h, wd, c = x.shape
+    _, oh, ow, _ = y.shape
+    kh, kw, sh, sw = p.filter_height, p.filter_width, p.stride_h, p.stride_w
+    pt, _, pl, _ = conv_padding(p.padding, h, wd, kh, kw, sh, sw, 1, 1, oh, ow)
+    return (c, ow, n * oh), [h, wd, c, oh, ow, kh, kw, sh, sw, pt, pl]
+
+
 class GemmBase(ClKernel):
     """Weights rearranged once to [K][CoutPad] (CoutPad a multiple of 8), bias padded."""
 
@@ -50,17 +76,11 @@ class Conv2DLayer(GemmBase):
                             f"input {x.shape} and filter {w.shape}")
 
     def setup(self) -> None:
-        p = self.op.params
         x, w, y = self.inputs[0], self.inputs[1], self.outputs[0]
-        n, h, wd, cin = x.shape
-        cout, kh, kw, _ = w.shape
-        _, oh, ow, _ = y.shape
-        sh, sw, dh, dw = p.stride_h, p.stride_w, p.dilation_h_factor, p.dilation_w_factor
-        pt, _, pl, _ = conv_padding(p.padding, h, wd, kh, kw, sh, sw, dh, dw, oh, ow)
-        wmat = np.asarray(w.data, np.float32).reshape(cout, kh * kw * cin).T
-        self.upload_weights(wmat, cout)
-        geo = (h, wd, cin, oh, ow, cout, self.cout_pad, kh, kw, sh, sw, dh, dw, pt, pl)
-        self.gemm(x, y, geo, n * oh * ow, cout)
+        n, geo = conv_geometry(self.op, x, w, y)
+        cin, oh, ow, cout, kh, kw = geo[2:8]
+        self.upload_weights(np.asarray(w.data, np.float32).reshape(cout, kh * kw * cin).T, cout)
+        self.gemm(x, y, geo[:6] + [self.cout_pad] + geo[6:], n * oh * ow, cout)
 
 
 @register("FullyConnected")
@@ -96,19 +116,14 @@ class DepthwiseConv2DLayer(ClKernel):
                             f"the input channels, got {x.shape} and {w.shape}")
 
     def setup(self) -> None:
-        p = self.op.params
         x, w, y = self.inputs[0], self.inputs[1], self.outputs[0]
-        n, h, wd, cin = x.shape
-        _, kh, kw, cout = w.shape
-        _, oh, ow, _ = y.shape
-        sh, sw, dh, dw = p.stride_h, p.stride_w, p.dilation_h_factor, p.dilation_w_factor
-        pt, _, pl, _ = conv_padding(p.padding, h, wd, kh, kw, sh, sw, dh, dw, oh, ow)
+        n, geo = conv_geometry(self.op, x, w, y, depthwise=True)
+        cin, oh, ow, cout = geo[2:6]
         b = self.tin(2)
         bias = np.zeros(cout, np.float32) if b is None else np.asarray(b.data, np.float32)
         self.bias = self.const_buffer(bias.reshape(-1))
         lo, hi = clamp_of(self.op)
-        ints = [np.int32(v) for v in (h, wd, cin, oh, ow, cout, cout // cin, kh, kw, sh, sw,
-                                      dh, dw, pt, pl)]
+        ints = [np.int32(v) for v in geo[:6] + [cout // cin] + geo[6:]]
         self.launch(self.kernel("conv.cl", "depthwise"), (cout, ow, n * oh), None,
                     x.buffer, w.buffer, self.bias, y.buffer, *ints, lo, hi)
 
@@ -122,17 +137,12 @@ class Pool2DLayer(ClKernel):
         return check_act(op)
 
     def setup(self) -> None:
-        p = self.op.params
         x, y = self.inputs[0], self.outputs[0]
-        n, h, wd, c = x.shape
-        _, oh, ow, _ = y.shape
-        kh, kw, sh, sw = p.filter_height, p.filter_width, p.stride_h, p.stride_w
-        pt, _, pl, _ = conv_padding(p.padding, h, wd, kh, kw, sh, sw, 1, 1, oh, ow)
+        gsize, geo = pool_geometry(self.op, x, y)
         lo, hi = clamp_of(self.op)
-        ints = [np.int32(v) for v in (h, wd, c, oh, ow, kh, kw, sh, sw, pt, pl,
-                                      POOL_KIND[self.op.subtype])]
-        self.launch(self.kernel("conv.cl", "pool2d"), (c, ow, n * oh), None,
-                    x.buffer, y.buffer, *ints, lo, hi)
+        ints = [np.int32(v) for v in geo + [POOL_KIND[self.op.subtype]]]
+        self.launch(self.kernel("conv.cl", "pool2d"), gsize, None, x.buffer, y.buffer, *ints,
+                    lo, hi)
 
 
 @register("BatchMatMul")

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .common import ClKernel, register, strides_of
+from .common import ClKernel, check_act, register, strides_of
 
 
 def gather_meta(out_shape, in_strides, starts, in_dims) -> np.ndarray:
@@ -35,29 +35,28 @@ class ReshapeLayer(ClKernel):
         self.copy(x.buffer, y.buffer, y.nbytes)
 
 
+class RowCopy(ClKernel):
+    def copy_parts(self, parts, dst_cols: int) -> None:
+        """Each (tensor, cols) of `parts`: its rows of `cols` into the output's rows of
+        `dst_cols`, side by side (data.cl copy_rows)."""
+        y, col = self.outputs[0], 0
+        for t, cols in parts:
+            if t.size:
+                self.launch(self.kernel("data.cl", "copy_rows"), (t.size,), None, t.buffer,
+                            y.buffer, np.int32(cols), np.int32(dst_cols), np.int32(col),
+                            np.int32(t.size))
+            col += cols
+
+
 @register("Concat")
-class ConcatLayer(ClKernel):
+class ConcatLayer(RowCopy):
+    check_params = classmethod(lambda cls, op, graph: check_act(op))
+
     def setup(self) -> None:
         y = self.outputs[0]
         axis = self.op.params.get("axis", 0) % max(len(y.shape), 1)
         inner = int(np.prod(y.shape[axis + 1:], dtype=np.int64))
-        dst_cols = y.shape[axis] * inner
-        col = 0
-        knl_name = "copy_rows"
-        self.kernels_ = []
-        for t in self.inputs:
-            cols = t.shape[axis] * inner
-            if t.size:
-                knl = self.kernel("data.cl", knl_name)
-                self.kernels_.append(knl)
-                self.launch(knl, (t.size,), None, t.buffer, y.buffer, np.int32(cols),
-                            np.int32(dst_cols), np.int32(col), np.int32(t.size))
-            col += cols
-
-    @classmethod
-    def check_params(cls, op, graph):
-        from .common import check_act
-        return check_act(op)
+        self.copy_parts([(t, t.shape[axis] * inner) for t in self.inputs], y.shape[axis] * inner)
 
 
 @register("Pad", "PadV2")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .common import ClKernel, check_act, clamp_of, register, strides_of
+from .common import ClKernel, bcast_meta, check_act, clamp_of, register
 
 BINARY = {"ADD": 0, "SUB": 1, "MUL": 2, "DIV": 3, "SquaredDifference": 4, "MAXIMUM": 5,
           "MINIMUM": 6, "POW": 7, "PReLU": 8}
@@ -36,13 +36,7 @@ class BinaryLayer(ClKernel):
         r = len(y.shape)
         if r > 6:
             raise self.fail(f"broadcasting over rank {r} (acl_cl handles up to 6)")
-        dims = [1] * (6 - r) + list(y.shape)
-        meta = list(dims)
-        for t in (a, b):
-            shape = [1] * (r - len(t.shape)) + list(t.shape)
-            st = [0 if d == 1 else s for d, s in zip(shape, strides_of(shape))]
-            meta += [0] * (6 - r) + st
-        self.meta = self.const_buffer(np.array(meta, np.int32))
+        self.meta = self.const_buffer(bcast_meta(a.shape, b.shape, y.shape))
         knl = self.kernel("elementwise.cl", "binary_bcast")
         self.launch(knl, (y.size,), None, a.buffer, b.buffer, y.buffer, self.meta, code, lo, hi, n)
 

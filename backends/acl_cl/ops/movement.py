@@ -9,7 +9,9 @@ from __future__ import annotations
 import numpy as np
 
 from ....core.compiler.shape_rules_more import split_sizes, strided_slice_plan
+from ...cpu.ops.misc_ops import batch_to_space, check_block, space_to_batch
 from .common import ClKernel, register
+from .data_movement import RowCopy
 
 
 class TableLayer(ClKernel):
@@ -145,8 +147,7 @@ class SpaceToDepthLayer(SpatialLayer):
 def _block(kernel, src) -> tuple[list[int], np.ndarray]:
     block = kernel.value(1)
     pads = np.asarray(kernel.inputs[2].data).reshape(-1, 2).astype(np.int64)
-    if len(block) != pads.shape[0] or len(block) > src.ndim - 1 or min(block, default=1) < 1:
-        raise ValueError(f"block_shape {block} / {pads.tolist()} do not fit input {src.shape}")
+    check_block(block, pads, src.shape)
     return block, pads
 
 
@@ -155,23 +156,7 @@ class SpaceToBatchNDLayer(TableLayer):
     params_at = (1, 2)
 
     def tables(self, src):
-        block, pads = _block(self, src)
-        m = len(block)
-        if pads.size and pads.min() < 0:
-            raise ValueError(f"negative paddings {pads.tolist()}")
-        width = [(0, 0)] + [(int(a), int(b)) for a, b in pads] + [(0, 0)] * (src.ndim - 1 - m)
-        p = np.pad(src, width, constant_values=-1)
-        shape = [p.shape[0]]
-        for k, bk in enumerate(block):
-            if p.shape[1 + k] % bk:
-                raise ValueError(f"padded dim {p.shape[1 + k]} is no multiple of block {bk}")
-            shape += [p.shape[1 + k] // bk, bk]
-        rest = list(p.shape[1 + m:])
-        perm = [2 + 2 * k for k in range(m)] + [0] + [1 + 2 * k for k in range(m)] + \
-            list(range(1 + 2 * m, 1 + 2 * m + len(rest)))
-        t = p.reshape(shape + rest).transpose(perm)
-        return [t.reshape([p.shape[0] * int(np.prod(block))] + [shape[1 + 2 * k]
-                                                                for k in range(m)] + rest)]
+        return [space_to_batch(src, *_block(self, src), fill=-1)]
 
 
 @register("BatchToSpaceND")
@@ -179,25 +164,7 @@ class BatchToSpaceNDLayer(TableLayer):
     params_at = (1, 2)
 
     def tables(self, src):
-        block, crops = _block(self, src)
-        m, prod = len(block), int(np.prod(block))
-        if src.shape[0] % prod:
-            raise ValueError(f"batch {src.shape[0]} is no multiple of block size {prod}")
-        n = src.shape[0] // prod
-        spatial, rest = list(src.shape[1:1 + m]), list(src.shape[1 + m:])
-        perm = [m]
-        for k in range(m):
-            perm += [m + 1 + k, k]
-        perm += list(range(2 * m + 1, 2 * m + 1 + len(rest)))
-        t = src.reshape(block + [n] + spatial + rest).transpose(perm).reshape(
-            [n] + [s * b for s, b in zip(spatial, block)] + rest)
-        idx = [slice(None)]
-        for k in range(m):
-            lo, hi = int(crops[k, 0]), int(crops[k, 1])
-            if lo < 0 or hi < 0 or lo + hi > t.shape[1 + k]:
-                raise ValueError(f"crops {crops.tolist()} do not fit {t.shape}")
-            idx.append(slice(lo, t.shape[1 + k] - hi))
-        return [t[tuple(idx)]]
+        return [batch_to_space(src, *_block(self, src))]
 
 
 @register("ResizeNearestNeighbor")
@@ -222,8 +189,8 @@ class ResizeNearestNeighborLayer(SpatialLayer):
 
 
 @register("Pack")
-class PackLayer(ClKernel):
-    """Each input is copied into its slot along the new axis (Concat's copy_rows)."""
+class PackLayer(RowCopy):
+    """Each input is copied into its slot along the new axis (Concat's row copy)."""
 
     def setup(self) -> None:
         y = self.outputs[0]
@@ -235,7 +202,4 @@ class PackLayer(ClKernel):
         for k, t in enumerate(self.inputs):
             if t.size != y.size // len(self.inputs):
                 raise self.fail(f"input {k} of shape {t.shape} does not fit output {y.shape}")
-            if t.size:
-                self.launch(self.kernel("data.cl", "copy_rows"), (t.size,), None, t.buffer,
-                            y.buffer, np.int32(inner), np.int32(inner * len(self.inputs)),
-                            np.int32(k * inner), np.int32(t.size))
+        self.copy_parts([(t, inner) for t in self.inputs], inner * len(self.inputs))

@@ -16,20 +16,18 @@ from ...cpu.ops.quant.qbinary import QuantAddSubLayer
 from ...cpu.ops.quant.qmul import QuantMulLayer
 from ...cpu.ops.quant.qsoftmax import QSoftmax
 from . import quant_common as qc
-from .common import check_act
+from .common import bcast_meta, check_act
 from .quant_common import CL_TYPE, QClKernel
 
 I16 = np.dtype(np.int16)
 
 
 class QBinaryLayer(QClKernel):
-    @property
-    def cpu_class(self):
-        return QuantMulLayer if self.op.subtype == "MUL" else QuantAddSubLayer
+    cpu_class = {"ADD": QuantAddSubLayer, "SUB": QuantAddSubLayer, "MUL": QuantMulLayer}
 
     @classmethod
     def check_params(cls, op, graph):
-        if op.subtype not in ("ADD", "SUB", "MUL"):
+        if op.subtype not in cls.cpu_class:
             return False, f"acl_cl has no quantized {op.subtype}"
         a, b, y = (graph.operands[i] for i in (*op.inputs[:2], op.outputs[0]))
         if not a.dtype == b.dtype == y.dtype:
@@ -37,35 +35,23 @@ class QBinaryLayer(QClKernel):
                            f"{a.type_name}/{b.type_name}/{y.type_name}")
         if any(t.quant.per_channel for t in (a, b, y)):
             return False, f"quantized {op.subtype} is per-tensor only"
-        ok, why = check_act(op)
-        if not ok or op.params.get("fused_activation_function") == "RELU_0_TO_1":
-            return False, why or f"acl_cl quantized {op.subtype} has no fused RELU_0_TO_1"
-        return True, ""
+        return check_act(op)      # refuses RELU_0_TO_1 (not in common.CLAMP)
 
     def setup(self) -> None:
         a, b, y = self.inputs[0], self.inputs[1], self.outputs[0]
         sh = self.shadow(prepare=True)     # the tables and the loop kinds of these shapes
         if sh.table is None:
             raise self.fail(f"no 8-bit pair table for quantized {self.op.subtype}")
-        rank = len(y.shape)
-        if rank > 6:
+        if len(y.shape) > 6:
             raise self.fail(f"acl_cl quantized {self.op.subtype} supports rank <= 6")
-        meta = np.zeros(18, np.int32)
-        meta[:6] = 1
-        meta[6 - rank:6] = y.shape
-        for k, t in ((1, a), (2, b)):
-            shp = [1] * (rank - len(t.shape)) + list(t.shape)
-            acc = 1
-            for d in range(rank - 1, -1, -1):
-                meta[6 * k + 6 - rank + d] = 0 if shp[d] == 1 else acc
-                acc *= shp[d]
+        meta = bcast_meta(a.shape, b.shape, y.shape)
         use_kinds = sh.offsets is not None
         kinds = (np.asarray(sh.offsets, np.int64).reshape(-1).astype(np.int32) if use_kinds
                  else np.zeros(1, np.int32))
         table = np.ascontiguousarray(sh.table).view(np.uint8).reshape(-1)
         self.bufs = [self.const_buffer(v) for v in (table, meta, kinds)]
         if y.size:
-            self.launch(self.kernel("quant2.cl", "qpair_lookup"), (y.size,), None, a.buffer,
+            self.launch(self.kernel("quant.cl", "qpair_lookup"), (y.size,), None, a.buffer,
                         b.buffer, y.buffer, *self.bufs, np.int32(use_kinds), np.int32(y.size))
 
 
@@ -94,7 +80,7 @@ class QSoftmaxLayer(QClKernel):
                 f"-cl-fp32-correctly-rounded-divide-sqrt")
         self.tab = self.const_buffer(np.asarray(self.table, np.float32))
         if x.size:
-            self.launch(self.kernel("quant2.cl", "qsoftmax", opts), (rows,), None, x.buffer,
+            self.launch(self.kernel("quant.cl", "qsoftmax", opts), (rows,), None, x.buffer,
                         y.buffer, self.tab, np.int32(depth), np.int32(rows),
                         np.float32(self.out_scale), np.int32(self.zp), np.int32(mode),
                         np.int32(info.min), np.int32(info.max))

@@ -1,13 +1,14 @@
-"""Shared pieces of acl_cl's quantized 8-bit kernels (quant_move, quant_conv, quant_binary):
+"""Shared pieces of acl_cl's quantized 8-bit kernels (quant_fc, quant_move, quant_conv,
+quant_binary):
 the cpu backend's quantized kernel class for an op run as a "shadow" on host views of the
 tensors (its validate() checks the op and precomputes multipliers, tables and loop kinds,
-exactly as the cpu backend does; the device kernels then reuse those values), and the chained
-select hook that picks the quantized classes for 8-bit operands."""
+exactly as the cpu backend does; the device kernels then reuse those values), and the
+registry's one select hook, which picks the quantized classes (SELECTORS, one per module) for
+8-bit operands."""
 from __future__ import annotations
 
 import numpy as np
 
-from .quant_fc import select as fc_select
 from .common import ClKernel, kernels
 
 I8, U8, I32 = np.dtype(np.int8), np.dtype(np.uint8), np.dtype(np.int32)
@@ -44,7 +45,7 @@ class QClKernel(ClKernel):
     quantized kernel for the op, validated (and prepared when asked) on host views."""
 
     in_types = out_types = Q8
-    cpu_class: type        # the cpu backend's quantized kernel class for the op
+    cpu_class: type | dict     # the cpu backend's quantized kernel class (or one per subtype)
 
     @classmethod
     def supports(cls, op, graph):
@@ -56,6 +57,8 @@ class QClKernel(ClKernel):
 
     def shadow(self, prepare: bool = False):
         cls = self.cpu_class
+        if isinstance(cls, dict):
+            cls = cls[self.op.subtype]
         k = cls.__new__(cls)
         k.op, k.ctx = self.op, None
         k.inputs = [None if t is None else HostView(t) for t in self.inputs]
@@ -69,17 +72,17 @@ class QClKernel(ClKernel):
         return f"-DQT={CL_TYPE[np.dtype(dtype)]}"
 
 
-SELECTORS: list = []
+SELECTORS: list = []      # select(op, graph) -> class | None of each quantized module
 
 
-def _select(op, graph, previous=fc_select):
-    """The first quantized class of SELECTORS for an 8-bit op, else quant_fc's choice."""
+def _select(op, graph):
+    """The quantized kernel class for an op on 8-bit operands (None: the registered one)."""
     if op.inputs and op.inputs[0] >= 0 and graph.operands[op.inputs[0]].dtype in Q8:
         for sel in SELECTORS:
             cls = sel(op, graph)
             if cls is not None:
                 return cls
-    return previous(op, graph)
+    return None
 
 
 kernels.select = _select

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...cpu.ops.common import conv_padding
 from ...cpu.ops.quant import qmath
 from ...cpu.ops.quant.qconv import QConv2DLayer
 from ...cpu.ops.quant.qconv_dw import QDepthwiseConv2DLayer
 from . import quant_common as qc
 from .common import check_act
+from .conv import conv_geometry
 from .quant_common import I32, U8, QClKernel, quantized
 
 
@@ -38,10 +38,7 @@ class QConvLayer(QClKernel):
                            f"and output, got {x.type_name}/{w.type_name}/{y.type_name}")
         if not (w.is_constant and b.is_constant) or b.dtype != I32:
             return False, f"acl_cl quantized {op.type} needs a constant filter and int32 bias"
-        ok, why = check_act(op)
-        if not ok or op.params.get("fused_activation_function") == "RELU_0_TO_1":
-            return False, why or f"acl_cl quantized {op.type} has no fused RELU_0_TO_1"
-        return True, ""
+        return check_act(op)      # refuses RELU_0_TO_1 (not in common.CLAMP)
 
     def validate(self) -> None:
         sh = self.shadow()       # the cpu kernel's checks (bias scale, zero points, ...)
@@ -60,25 +57,15 @@ class QConvLayer(QClKernel):
         self.bias = np.asarray(self.inputs[2].data, np.int64).reshape(cout).astype(np.int32)
 
     def setup(self) -> None:
-        p = self.op.params
         x, w, y = self.inputs[0], self.inputs[1], self.outputs[0]
-        n, h, wd, cin = x.shape
-        if self.depthwise:
-            _, kh, kw, cout = w.shape
-            mult = cout // cin
-        else:
-            cout, kh, kw, _ = w.shape
-            mult = 0
-        _, oh, ow, _ = y.shape
-        sh, sw, dh, dw = p.stride_h, p.stride_w, p.dilation_h_factor, p.dilation_w_factor
-        pt, _, pl, _ = conv_padding(p.padding, h, wd, kh, kw, sh, sw, dh, dw, oh, ow)
-        geo = np.array([h, wd, cin, oh, ow, cout, kh, kw, sh, sw, dh, dw, pt, pl, mult],
-                       np.int32)
+        n, geo = conv_geometry(self.op, x, w, y, self.depthwise)
+        cin, oh, ow, cout = geo[2:6]
+        geo = np.array(geo + [cout // cin if self.depthwise else 0], np.int32)
         self.bufs = [self.const_buffer(a) for a in (self.bias, self.mult, self.shift, geo)]
         ints = [np.int32(v) for v in (self.xzp, self.wzp, self.yzp, self.lo, self.hi,
                                       self.split)]
         if y.size:
-            self.launch(self.kernel("quant2.cl", "qconv", self.qopts(x.dtype)),
+            self.launch(self.kernel("quant.cl", "qconv", self.qopts(x.dtype)),
                         (cout, ow, n * oh), None, x.buffer, w.buffer, self.bufs[0], y.buffer,
                         *self.bufs[1:], *ints)
 

@@ -1,34 +1,27 @@
 """Quantized FullyConnected (int8 per-tensor / per-channel, uint8 per-tensor with a weight zero
 point) with the interpreter's integer results: int32 accumulators, the multipliers of
 backends/cpu/ops/quant/qfc.py (fc_multipliers, QuantizeMultiplier) and the optimized kernel's
-vector rounding for every element (quant.cl rescale_vector), so outputs equal the interpreter's.
-int16 activations are refused (they run on cpu)."""
+vector rounding for every element (quant.cl rescale with vec = 1), so outputs equal the
+interpreter's. int16 activations are refused (they run on cpu)."""
 from __future__ import annotations
 
 import numpy as np
 
 from ...cpu.ops.quant import qmath
 from ...cpu.ops.quant.qfc import fc_multipliers
-from .common import ClKernel, check_act, kernels
-
-I8, U8, I32 = np.dtype(np.int8), np.dtype(np.uint8), np.dtype(np.int32)
-Q8 = frozenset({I8, U8})
-
-
-def _quantized(o) -> bool:
-    return o.dtype in Q8 and o.quant is not None and len(o.quant.scale) > 0
+from . import quant_common as qc
+from .common import check_act
+from .quant_common import I32, U8, QClKernel, quantized
 
 
-class QFullyConnectedLayer(ClKernel):
-    in_types = out_types = Q8
-
+class QFullyConnectedLayer(QClKernel):
     @classmethod
     def supports(cls, op, graph):
         g = graph.operands
         if len(op.inputs) < 2 or op.inputs[1] < 0:
             return False, "FullyConnected needs weights"
         x, w, y = g[op.inputs[0]], g[op.inputs[1]], g[op.outputs[0]]
-        if not (_quantized(x) and _quantized(w) and _quantized(y)):
+        if not (quantized(x) and quantized(w) and quantized(y)):
             return False, "acl_cl quantized FullyConnected needs quantized input, weights, output"
         if not x.dtype == w.dtype == y.dtype:
             return False, (f"acl_cl quantized FullyConnected needs one 8-bit type, got "
@@ -46,16 +39,13 @@ class QFullyConnectedLayer(ClKernel):
         for o in (x, w, y):
             if o.dynamic or len(o.shape) > 6:
                 return False, f"acl_cl needs static shapes of rank <= 6 (#{o.index})"
-        ok, why = check_act(op)
-        if not ok or op.params.get("fused_activation_function") == "RELU_0_TO_1":
-            return False, why or "acl_cl quantized FullyConnected has no fused RELU_0_TO_1"
-        return True, ""
+        return check_act(op)      # refuses RELU_0_TO_1 (not in common.CLAMP)
 
     def setup(self) -> None:
         x, w, y = self.inputs[0], self.inputs[1], self.outputs[0]
-        units, depth = w.shape
-        if len(w.shape) != 2 or x.size % max(depth, 1):
+        if len(w.shape) != 2 or x.size % max(w.shape[1], 1):
             raise self.fail(f"input {x.shape} cannot be flattened to rows of weights {w.shape}")
+        units, depth = w.shape
         ws = np.asarray(w.quant.scale, np.float32).reshape(-1)
         per_channel = ws.size > 1
         s_in, s_out = (float(np.float32(t.quant.scale[0])) for t in (x, y))
@@ -69,20 +59,16 @@ class QFullyConnectedLayer(ClKernel):
         lo, hi = qmath.activation_range(act, s_out, int(y.quant.zero_point[0]), y.dtype)
         self.bufs = [self.const_buffer(a) for a in (bias, m.astype(np.int32), s.astype(np.int32),
                                                     wzp)]
-        opts = "-DQT=uchar" if x.dtype == U8 else "-DQT=char"
         ints = [np.int32(v) for v in (depth, units, int(x.quant.zero_point[0]),
                                       int(y.quant.zero_point[0]), lo, hi, per_channel, y.size)]
         if y.size:
-            self.launch(self.kernel("quant.cl", "qfc", opts), (y.size,), None, x.buffer,
-                        w.buffer, self.bufs[0], y.buffer, *self.bufs[1:], *ints)
+            self.launch(self.kernel("quant.cl", "qfc", self.qopts(x.dtype)), (y.size,), None,
+                        x.buffer, w.buffer, self.bufs[0], y.buffer, *self.bufs[1:], *ints)
 
 
 def select(op, graph):
-    """The quantized kernel for an 8-bit FullyConnected (the float one otherwise)."""
-    if op.type == "FullyConnected" and op.inputs and \
-            graph.operands[op.inputs[0]].dtype in Q8:
-        return QFullyConnectedLayer
-    return None
+    """The quantized kernel for an 8-bit FullyConnected (quant_common's hook)."""
+    return QFullyConnectedLayer if op.type == "FullyConnected" else None
 
 
-kernels.select = select
+qc.SELECTORS.append(select)

@@ -8,19 +8,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...cpu.ops.common import conv_padding
 from ...cpu.ops.quant import qmath
 from ...cpu.ops.quant.qconcat import QConcat
 from ...cpu.ops.quant.qpool import QAveragePool2D, QMaxPool2D
 from . import quant_common as qc
+from .conv import POOL_KIND, pool_geometry
 from .data_movement import ReshapeLayer
 from .quant_common import U8, QClKernel, same_quant
 
-POOL_KIND = {"AVERAGE_POOL_2D": 0, "MAX_POOL_2D": 1}
-
-
 class QReshapeLayer(QClKernel, ReshapeLayer):
-    params_at = (1,)
+    """ReshapeLayer's copy (and its params_at) with the 8-bit checks."""
 
     @classmethod
     def check_params(cls, op, graph):
@@ -29,8 +26,6 @@ class QReshapeLayer(QClKernel, ReshapeLayer):
             return False, (f"acl_cl quantized {op.type} copies bytes: input and output need "
                            f"the same type, scale and zero point")
         return True, ""
-
-    setup = ReshapeLayer.setup
 
 
 class QConcatLayer(QClKernel):
@@ -67,29 +62,25 @@ class QConcatLayer(QClKernel):
         inner = int(np.prod(y.shape[axis + 1:], dtype=np.int64))
         dst_cols = (y.shape[axis] if y.shape else 1) * inner
         col = 0
-        self.kernels_, self.tables_ = [], []
+        self.tables_ = []       # the table buffers live as long as the kernels that read them
         for t, r in zip(self.inputs, self.rescale):
             cols = (t.shape[axis] if t.shape else 1) * inner
             if t.size:
                 tab = self.const_buffer(np.arange(256, dtype=np.uint8) if r is None
                                         else self.table(*r))
-                knl = self.kernel("quant2.cl", "qcopy_rows")
-                self.kernels_.append(knl)
                 self.tables_.append(tab)
-                self.launch(knl, (t.size,), None, t.buffer, y.buffer, tab, np.int32(cols),
-                            np.int32(dst_cols), np.int32(col), np.int32(r is not None),
-                            np.int32(t.size))
+                self.launch(self.kernel("quant.cl", "qcopy_rows"), (t.size,), None, t.buffer,
+                            y.buffer, tab, np.int32(cols), np.int32(dst_cols), np.int32(col),
+                            np.int32(r is not None), np.int32(t.size))
             col += cols
 
 
 class QPool2DLayer(QClKernel):
-    @property
-    def cpu_class(self):
-        return QAveragePool2D if self.op.subtype == "AVERAGE_POOL_2D" else QMaxPool2D
+    cpu_class = {"AVERAGE_POOL_2D": QAveragePool2D, "MAX_POOL_2D": QMaxPool2D}
 
     @classmethod
     def check_params(cls, op, graph):
-        if op.subtype not in POOL_KIND:
+        if op.subtype not in cls.cpu_class:
             return False, f"acl_cl has no quantized {op.subtype} (TFLite has none either)"
         x, y = graph.operands[op.inputs[0]], graph.operands[op.outputs[0]]
         if len(x.shape) != 4:
@@ -103,17 +94,13 @@ class QPool2DLayer(QClKernel):
         self.lo, self.hi = sh.lo, sh.hi
 
     def setup(self) -> None:
-        p = self.op.params
         x, y = self.inputs[0], self.outputs[0]
-        n, h, wd, c = x.shape
-        _, oh, ow, _ = y.shape
-        kh, kw, sh, sw = p.filter_height, p.filter_width, p.stride_h, p.stride_w
-        pt, _, pl, _ = conv_padding(p.padding, h, wd, kh, kw, sh, sw, 1, 1, oh, ow)
-        ints = [np.int32(v) for v in (h, wd, c, oh, ow, kh, kw, sh, sw, pt, pl,
-                                      POOL_KIND[self.op.subtype], self.lo, self.hi)]
+        gsize, geo = pool_geometry(self.op, x, y)
+        kind = POOL_KIND[self.op.subtype]
+        ints = [np.int32(v) for v in geo + [kind, self.lo, self.hi]]
         if y.size:
-            self.launch(self.kernel("quant2.cl", "qpool", self.qopts(x.dtype)), (c, ow, n * oh),
-                        None, x.buffer, y.buffer, *ints)
+            self.launch(self.kernel("quant.cl", "qpool", self.qopts(x.dtype)), gsize, None,
+                        x.buffer, y.buffer, *ints)
 
 
 def select(op, graph):

@@ -2,47 +2,47 @@
 
 Gather/EmbeddingLookup read computed indices on the device; an index out of range fails the
 run as it fails TFLite's invoke: the kernel raises a flag that run() reads back (one small
-blocking read per such op)."""
+blocking read per such op). Constant indices are checked once on the host instead."""
 from __future__ import annotations
 
 import numpy as np
 
 from ....errors import ExecutionError
-from .common import BOOL, F32, INDEX, ClKernel, register, strides_of
+from .common import BOOL, F32, INDEX, ClKernel, bcast_meta, register
 
 I64 = np.dtype(np.int64)
 
 
-def bcast_meta(a_shape, b_shape, y_shape) -> np.ndarray:
-    r = len(y_shape)
-    meta = [1] * (6 - r) + list(y_shape)
-    for shape in (a_shape, b_shape):
-        shape = [1] * (r - len(shape)) + list(shape)
-        meta += [0] * (6 - r) + [0 if d == 1 else s for d, s in zip(shape, strides_of(shape))]
-    return np.array(meta, np.int32)
-
-
 class IndexCheck(ClKernel):
-    """Adds the out-of-range flag: cleared before, read after the kernel."""
+    """Adds the out-of-range flag: cleared before, read after the kernel (computed indices)."""
 
     def checked_gather(self, x, idx, y, limit: int, nidx: int, inner: int) -> None:
         cl = self.rt.cl
         self.err = self.rt.buffer(4, np.zeros(1, np.int32))
         self.flag = np.zeros(1, np.int32)
         self.limit = limit
-        self.launches.append(lambda: cl.enqueue_fill_buffer(self.rt.queue, self.err,
-                                                            np.int32(0), 0, 4))
+        computed = idx.data is None
+        if computed:
+            self.launches.append(lambda: cl.enqueue_fill_buffer(self.rt.queue, self.err,
+                                                                np.int32(0), 0, 4))
         self.launch(self.kernel("extra.cl", "gather_axis"), (y.size,), None, x.buffer,
                     idx.buffer, y.buffer, self.err, np.int32(limit), np.int32(nidx),
                     np.int32(inner), np.int32(y.size))
-        self.launches.append(self.read_flag)
+        if computed:
+            self.launches.append(self.read_flag)
+        else:
+            v = np.asarray(idx.data).reshape(-1)
+            if v.size and (v.min() < 0 or v.max() >= limit):
+                self.launches.append(self.out_of_range)
 
     def read_flag(self) -> None:
-        cl = self.rt.cl
-        cl.enqueue_copy(self.rt.queue, self.flag, self.err, is_blocking=True)
+        self.rt.cl.enqueue_copy(self.rt.queue, self.flag, self.err, is_blocking=True)
         if self.flag[0]:
-            raise ExecutionError(f"op #{self.op.index} {self.op.name}: an index is out of "
-                                 f"range [0, {self.limit}) on device {self.rt.name}")
+            self.out_of_range()
+
+    def out_of_range(self) -> None:
+        raise ExecutionError(f"op #{self.op.index} {self.op.name}: an index is out of "
+                             f"range [0, {self.limit}) on device {self.rt.name}")
 
 
 @register("Gather")
@@ -82,32 +82,39 @@ COMPARE = {"EQUAL": 0, "NOT_EQUAL": 1, "GREATER": 2, "GREATER_EQUAL": 3, "LESS":
            "LESS_EQUAL": 5}
 
 
-@register(*(f"Comparison.{k}" for k in COMPARE))
-class ComparisonLayer(ClKernel):
-    out_types = BOOL
+class BroadcastLayer(ClKernel):
+    """y = a (op) b with broadcasting over rank <= 6: `kernel_name` of extra.cl, `code()`."""
+
+    kernel_name: str
+
+    def code(self) -> int:
+        raise NotImplementedError
 
     def setup(self) -> None:
         a, b, y = self.inputs[0], self.inputs[1], self.outputs[0]
         if len(y.shape) > 6:
             raise self.fail("broadcasting over rank > 6")
         self.meta = self.const_buffer(bcast_meta(a.shape, b.shape, y.shape))
-        self.launch(self.kernel("extra.cl", "compare_bcast"), (y.size,), None, a.buffer,
-                    b.buffer, y.buffer, self.meta, np.int32(COMPARE[self.op.subtype]),
-                    np.int32(y.size))
+        self.launch(self.kernel("extra.cl", self.kernel_name), (y.size,), None, a.buffer,
+                    b.buffer, y.buffer, self.meta, np.int32(self.code()), np.int32(y.size))
+
+
+@register(*(f"Comparison.{k}" for k in COMPARE))
+class ComparisonLayer(BroadcastLayer):
+    out_types = BOOL
+    kernel_name = "compare_bcast"
+
+    def code(self) -> int:
+        return COMPARE[self.op.subtype]
 
 
 @register("ElementwiseBinary.LOGICAL_AND", "ElementwiseBinary.LOGICAL_OR")
-class LogicalLayer(ClKernel):
+class LogicalLayer(BroadcastLayer):
     in_types = out_types = BOOL
+    kernel_name = "logical_bcast"
 
-    def setup(self) -> None:
-        a, b, y = self.inputs[0], self.inputs[1], self.outputs[0]
-        if len(y.shape) > 6:
-            raise self.fail("broadcasting over rank > 6")
-        self.meta = self.const_buffer(bcast_meta(a.shape, b.shape, y.shape))
-        self.launch(self.kernel("extra.cl", "logical_bcast"), (y.size,), None, a.buffer,
-                    b.buffer, y.buffer, self.meta, np.int32(self.op.subtype == "LOGICAL_OR"),
-                    np.int32(y.size))
+    def code(self) -> int:
+        return self.op.subtype == "LOGICAL_OR"
 
 
 @register("ArgMinMax")

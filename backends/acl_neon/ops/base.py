@@ -8,19 +8,73 @@ refused: kernels size their native plans in prepare().
 """
 from __future__ import annotations
 
+import math
+from typing import NamedTuple
+
+import numpy as np
+
 from ....core.backend import KernelRegistry
 from ....core.ir import Graph, Operation
+from ...cpu.ops.common import conv_padding
 from .. import native
 
 kernels = KernelRegistry("acl_neon")
 register = kernels.register
 
+F32 = np.dtype(np.float32)
+CLAMP_RANGES = {"NONE": (-math.inf, math.inf), "RELU": (0.0, math.inf), "RELU6": (0.0, 6.0),
+                "RELU_N1_TO_1": (-1.0, 1.0)}
+
+
+def clamp_range(name: str | None) -> tuple[float, float]:
+    """(lo, hi) of a fused clamp activation as the native epilogues apply it; anything else
+    (TANH, SIGN_BIT: ignored by TFLite's convolution and pooling kernels, as by cpu's
+    clamp_activation) clamps nothing."""
+    return CLAMP_RANGES.get(name or "NONE", CLAMP_RANGES["NONE"])
+
+
+def size(shape) -> int:
+    """The element count of `shape` (1 for a scalar)."""
+    return int(np.prod(shape, dtype=np.int64))
+
+
+class ConvGeometry(NamedTuple):
+    n: int
+    h: int
+    w: int
+    c: int
+    oh: int
+    ow: int
+    kh: int
+    kw: int
+    sh: int
+    sw: int
+    dh: int
+    dw: int
+    pt: int
+    pl: int
+
+
+def conv_geometry(params, xs, k_hw, ys, dilated: bool = True) -> ConvGeometry:
+    """The geometry of a 2-D NHWC window op: input shape `xs`, window (kh, kw), output shape
+    `ys`, the params' strides (and dilations unless `dilated` is False), SAME/VALID padding."""
+    n, h, w, c = (int(v) for v in xs)
+    kh, kw = (int(v) for v in k_hw)
+    oh, ow = int(ys[1]), int(ys[2])
+    sh, sw = params.stride_h, params.stride_w
+    dh, dw = (params.dilation_h_factor, params.dilation_w_factor) if dilated else (1, 1)
+    pt, _, pl, _ = conv_padding(params.padding, h, w, kh, kw, sh, sw, dh, dw, oh, ow)
+    return ConvGeometry(n, h, w, c, oh, ow, kh, kw, sh, sw, dh, dw, pt, pl)
+
 
 class NeonMixin:
-    """Mixed in before the cpu kernel class: `class X(NeonMixin, CpuX)`."""
+    """Mixed in before the cpu kernel class: `class X(NeonMixin, CpuX)`. The default run() is
+    one call of the native plan built in prepare(), input `plan_input` to output 0."""
 
+    backend_id = "acl_neon"    # names this backend in the cpu kernel's refusals
     native_group = "core"
     float_only = True          # refuse quantized operands unless the class says otherwise
+    plan_input = 0
 
     @classmethod
     def supports(cls, op: Operation, graph: Graph) -> tuple[bool, str]:
@@ -32,7 +86,7 @@ class NeonMixin:
                 return False, "acl_neon does not run ops with dynamic-shaped tensors"
         ok, why = super().supports(op, graph)
         if not ok:
-            return False, why.replace("cpu", "acl_neon", 1)
+            return False, why
         if cls.float_only and any(i >= 0 and graph.operands[i].is_quantized
                                   for i in (*op.inputs, *op.outputs)):
             return False, f"acl_neon has no quantized {op.type} kernel"
@@ -45,3 +99,6 @@ class NeonMixin:
     @property
     def threads(self) -> int:
         return getattr(self.ctx, "threads", 1)
+
+    def run(self) -> None:
+        self.plan.run(self.inputs[self.plan_input].buffer, self.outputs[0].buffer, self.threads)

@@ -7,18 +7,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...cpu.ops.common import clamp_activation
 from ...cpu.ops.elementwise import (BinaryArithmeticLayer, ComparisonLayer,
                                     ElementwiseActivationLayer, ElementwiseBinaryLayer,
                                     ElementwiseUnaryLayer, SquaredDifferenceLayer)
 from ...cpu.ops.pool_resize import PReLULayer
-from .base import NeonMixin, register
+from .. import native
+from .base import F32, NeonMixin, clamp_range, register, size
 
-F32 = np.dtype(np.float32)
 BOOL = np.dtype(np.bool_)
 MAX_RANK = 8
-CLAMPS = {None: (-np.inf, np.inf), "NONE": (-np.inf, np.inf), "RELU": (0.0, np.inf),
-          "RELU6": (0.0, 6.0), "RELU_N1_TO_1": (-1.0, 1.0)}
 
 
 def _strides(shape: tuple[int, ...], rank: int) -> list[int]:
@@ -51,14 +48,22 @@ def broadcast_plan(a_shape, b_shape, out_shape) -> tuple[list[int], list[int], l
     return shape, sa, sb
 
 
-class NeonBinaryBase(NeonMixin):
-    """A broadcasting binary op of float32 tensors; `op_name` picks the native op."""
+class NeonEltwise(NeonMixin):
+    """A float32 elementwise op of `arity` inputs; `op_name` picks the native op among
+    `known()` (the module's table named `table`)."""
 
+    native_group = "eltwise"
+    arity = 1
+    table = "UNARY_OPS"
     out_dtype = F32
 
     @classmethod
     def op_name(cls, op) -> str:
         return op.subtype
+
+    @classmethod
+    def known(cls) -> list[str]:
+        return list(getattr(native.module("eltwise"), cls.table))
 
     @classmethod
     def supports(cls, op, graph):
@@ -68,17 +73,18 @@ class NeonBinaryBase(NeonMixin):
         name = cls.op_name(op)
         if name not in cls.known():
             return False, f"acl_neon has no {name} kernel"
-        ins = [graph.operands[i] for i in op.inputs[:2]]
-        if any(t.dtype != F32 for t in ins):
+        if any(graph.operands[i].dtype != F32 for i in op.inputs[:cls.arity]):
             return False, f"acl_neon {name} takes float32 only"
         if graph.operands[op.outputs[0]].dtype != cls.out_dtype:
             return False, f"acl_neon {name} gives {cls.out_dtype} only"
         return True, ""
 
-    @classmethod
-    def known(cls) -> list[str]:
-        from .. import native
-        return list(native.module("eltwise").BINARY_OPS)
+
+class NeonBinaryBase(NeonEltwise):
+    """A broadcasting binary op (the fused clamp in the same pass)."""
+
+    arity = 2
+    table = "BINARY_OPS"
 
     def prepare(self) -> None:
         a, b, out = self.inputs[0], self.inputs[1], self.outputs[0]
@@ -86,11 +92,8 @@ class NeonBinaryBase(NeonMixin):
         if len(shape) > MAX_RANK:
             raise self.fail(f"acl_neon broadcasts at most {MAX_RANK} distinct dimensions")
         name = type(self).op_name(self.op)
-        lo, hi = (-np.inf, np.inf)
-        if self.out_dtype == F32:
-            act = self.op.params.get("fused_activation_function")
-            if clamp_activation(act) is not None:
-                lo, hi = CLAMPS[act]
+        lo, hi = clamp_range(self.op.params.get("fused_activation_function")
+                             if self.out_dtype == F32 else None)
         self.plan = self.lib.BinaryPlan(self.lib.BINARY_OPS.index(name), lo, hi, shape, sa, sb)
 
     def run(self) -> None:
@@ -100,14 +103,12 @@ class NeonBinaryBase(NeonMixin):
 
 @register("BinaryArithmetic")
 class NeonBinaryArithmetic(NeonBinaryBase, BinaryArithmeticLayer):
-    native_group = "eltwise"
+    pass
 
 
 @register("ElementwiseBinary")
 class NeonElementwiseBinary(NeonBinaryBase, ElementwiseBinaryLayer):
     """MAXIMUM / MINIMUM (a > b ? a : b and a < b ? a : b, as TFLite)."""
-
-    native_group = "eltwise"
 
     @classmethod
     def known(cls) -> list[str]:
@@ -116,8 +117,6 @@ class NeonElementwiseBinary(NeonBinaryBase, ElementwiseBinaryLayer):
 
 @register("SquaredDifference")
 class NeonSquaredDifference(NeonBinaryBase, SquaredDifferenceLayer):
-    native_group = "eltwise"
-
     @classmethod
     def op_name(cls, op) -> str:
         return "SquaredDifference"
@@ -126,8 +125,6 @@ class NeonSquaredDifference(NeonBinaryBase, SquaredDifferenceLayer):
 @register("PReLU")
 class NeonPReLU(NeonBinaryBase, PReLULayer):
     """x >= 0 ? x : x * alpha, alpha broadcast against x."""
-
-    native_group = "eltwise"
 
     @classmethod
     def op_name(cls, op) -> str:
@@ -145,42 +142,18 @@ class NeonPReLU(NeonBinaryBase, PReLULayer):
 
 @register("Comparison")
 class NeonComparison(NeonBinaryBase, ComparisonLayer):
-    native_group = "eltwise"
     out_dtype = BOOL
 
 
-class NeonUnaryBase(NeonMixin):
-    native_group = "eltwise"
-
-    @classmethod
-    def op_name(cls, op) -> str:
-        return op.subtype
-
-    @classmethod
-    def supports(cls, op, graph):
-        ok, why = super().supports(op, graph)
-        if not ok:
-            return ok, why
-        from .. import native
-        name = cls.op_name(op)
-        if name not in native.module("eltwise").UNARY_OPS:
-            return False, f"acl_neon has no {name} kernel"
-        x, y = graph.operands[op.inputs[0]], graph.operands[op.outputs[0]]
-        if x.dtype != F32 or y.dtype != F32:
-            return False, f"acl_neon {name} takes float32 only"
-        return True, ""
-
+class NeonUnaryBase(NeonEltwise):
     def prepare(self) -> None:
         x = self.inputs[0]
-        n = int(np.prod(x.shape, dtype=np.int64))
-        if int(np.prod(self.outputs[0].shape, dtype=np.int64)) != n:
+        n = size(x.shape)
+        if size(self.outputs[0].shape) != n:
             raise self.fail(f"output {self.outputs[0].shape} differs from input {x.shape}")
         alpha = float(self.op.params.get("alpha", 0.2))
         lib = self.lib
         self.plan = lib.UnaryPlan(lib.UNARY_OPS.index(type(self).op_name(self.op)), alpha, n)
-
-    def run(self) -> None:
-        self.plan.run(self.inputs[0].buffer, self.outputs[0].buffer, self.threads)
 
 
 @register("ElementwiseActivation")

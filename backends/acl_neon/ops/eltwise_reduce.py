@@ -7,28 +7,22 @@ import numpy as np
 
 from ...cpu.ops.nms_topk import ArgMinMaxLayer
 from ...cpu.ops.reduce_softmax import ReduceLayer, SoftmaxLayer
-from .base import NeonMixin, register
+from .. import native
+from .base import F32, NeonMixin, register, size
 
-F32 = np.dtype(np.float32)
 MAX_RANK = 8
 MAX_ARG_LEN = 1 << 24         # indices travel as exact float32 lanes
 
 
-def _size(shape) -> int:
-    return int(np.prod(shape, dtype=np.int64))
-
-
-def _float_io(op, graph, name: str) -> tuple[bool, str]:
+def _float_io(op, graph, name: str, const_axis: bool = False) -> tuple[bool, str]:
+    """A non-empty float32 input 0 (and, with `const_axis`, a constant axis input 1)."""
     x = graph.operands[op.inputs[0]]
     if x.dtype != F32:
         return False, f"acl_neon {name} takes float32 only"
-    if _size(x.shape) == 0:
+    if size(x.shape) == 0:
         return False, f"acl_neon {name} has no kernel for empty tensors"
-    return True, ""
-
-
-def _const_input(op, graph, i: int, name: str) -> tuple[bool, str]:
-    if len(op.inputs) <= i or op.inputs[i] < 0 or not graph.operands[op.inputs[i]].is_constant:
+    if const_axis and (len(op.inputs) <= 1 or op.inputs[1] < 0 or
+                       not graph.operands[op.inputs[1]].is_constant):
         return False, f"acl_neon {name} needs a constant axis input"
     return True, ""
 
@@ -78,10 +72,7 @@ class NeonSoftmax(NeonMixin, SoftmaxLayer):
             raise self.fail(f"softmax input {shape} and output {self.outputs[0].shape}")
         n = int(shape[-1])
         beta = float(self.op.params.get("beta", 1.0))
-        self.plan = self.lib.SoftmaxPlan(_size(shape) // n, n, beta)
-
-    def run(self) -> None:
-        self.plan.run(self.inputs[0].buffer, self.outputs[0].buffer, self.threads)
+        self.plan = self.lib.SoftmaxPlan(size(shape) // n, n, beta)
 
 
 @register("Reduce")
@@ -92,31 +83,24 @@ class NeonReduce(NeonMixin, ReduceLayer):
     def supports(cls, op, graph):
         ok, why = super().supports(op, graph)
         if ok:
-            ok, why = _float_io(op, graph, f"Reduce.{op.subtype}")
-        if ok:
-            ok, why = _const_input(op, graph, 1, f"Reduce.{op.subtype}")
-        if ok:
-            from .. import native
-            if op.subtype not in native.module("eltwise").REDUCE_OPS:
-                return False, f"acl_neon has no {op.subtype} kernel"
+            ok, why = _float_io(op, graph, f"Reduce.{op.subtype}", const_axis=True)
+        if ok and op.subtype not in native.module("eltwise").REDUCE_OPS:
+            return False, f"acl_neon has no {op.subtype} kernel"
         return ok, why
 
     def prepare(self) -> None:
         super().prepare()              # normalized constant axes, checks
         shape = tuple(self.inputs[0].shape)
-        if self.axes is None or _size(shape) == 0:
+        if self.axes is None or size(shape) == 0:
             raise self.fail("acl_neon Reduce needs constant axes and a non-empty input")
         ks, kst, rs, rst, inner_kept = reduce_plan(shape, set(self.axes))
         if len(ks) > MAX_RANK or len(rs) > MAX_RANK:
             raise self.fail(f"acl_neon reduces at most {MAX_RANK} distinct dimensions")
-        if _size(self.outputs[0].shape) != _size(ks):
+        if size(self.outputs[0].shape) != size(ks):
             raise self.fail(f"output {self.outputs[0].shape} does not hold the reduced shape")
         lib = self.lib
         self.plan = lib.ReducePlan(lib.REDUCE_OPS.index(self.op.subtype), ks, kst, rs, rst,
                                    inner_kept)
-
-    def run(self) -> None:
-        self.plan.run(self.inputs[0].buffer, self.outputs[0].buffer, self.threads)
 
 
 @register("ArgMinMax")
@@ -127,9 +111,7 @@ class NeonArgMinMax(NeonMixin, ArgMinMaxLayer):
     def supports(cls, op, graph):
         ok, why = super().supports(op, graph)
         if ok:
-            ok, why = _float_io(op, graph, op.subtype)
-        if ok:
-            ok, why = _const_input(op, graph, 1, op.subtype)
+            ok, why = _float_io(op, graph, op.subtype, const_axis=True)
         if ok and graph.operands[op.outputs[0]].dtype not in (np.int32, np.int64):
             return False, f"acl_neon {op.subtype} gives int32 or int64 only"
         return ok, why
@@ -139,13 +121,10 @@ class NeonArgMinMax(NeonMixin, ArgMinMaxLayer):
         if self.axis is None or not -len(shape) <= self.axis < len(shape):
             raise self.fail(f"acl_neon {self.op.subtype} needs a constant axis in range")
         axis = self.axis % len(shape)
-        outer, length, inner = _size(shape[:axis]), int(shape[axis]), _size(shape[axis + 1:])
+        outer, length, inner = size(shape[:axis]), int(shape[axis]), size(shape[axis + 1:])
         if not 1 <= length <= MAX_ARG_LEN:
             raise self.fail(f"acl_neon {self.op.subtype} takes axes of 1..{MAX_ARG_LEN}")
-        if _size(self.outputs[0].shape) != outer * inner:
+        if size(self.outputs[0].shape) != outer * inner:
             raise self.fail(f"output {self.outputs[0].shape} does not match {shape}")
         self.plan = self.lib.ArgPlan(outer, length, inner, self.op.subtype == "ARG_MAX",
                                      self.outputs[0].dtype == np.int64)
-
-    def run(self) -> None:
-        self.plan.run(self.inputs[0].buffer, self.outputs[0].buffer, self.threads)

@@ -62,7 +62,8 @@ class NeonMove(NeonMixin):
         for i in cls.const_inputs:
             if i < len(op.inputs) and op.inputs[i] >= 0 and \
                     not graph.operands[op.inputs[i]].is_constant:
-                return False, f"acl_neon {op.type} needs constant parameters (input {i} is computed)"
+                return False, (f"acl_neon {op.type} needs constant parameters (input {i} is "
+                               f"computed)")
         ok, why = super().supports(op, graph)
         if not ok:
             return ok, why
@@ -74,9 +75,20 @@ class NeonMove(NeonMixin):
             return cls.quant_copy(op, graph)
         return True, ""
 
+    # Where set: the quantized op moves values unchanged only when its inputs `quant_inputs`
+    # picks have the output's scale and zero point (cpu requantizes), else it is refused so.
+    requant_refusal = ""
+
+    @classmethod
+    def quant_inputs(cls, op) -> list[int]:
+        return list(op.inputs)
+
     @classmethod
     def quant_copy(cls, op, graph) -> tuple[bool, str]:
         """Whether the quantized op moves values unchanged (else cpu computes it)."""
+        if cls.requant_refusal and not all(cls.same_quant(graph, i, op.outputs[0])
+                                           for i in cls.quant_inputs(op) if i >= 0):
+            return False, cls.requant_refusal
         return True, ""
 
     @staticmethod
@@ -139,6 +151,7 @@ class NeonTranspose(NeonMove, TransposeLayer):
 @register("Concat")
 class NeonConcat(NeonMove, ConcatLayer):
     quantized = True      # the quantized forms are sorted out in quant_copy
+    requant_refusal = "acl_neon does not requantize CONCATENATION inputs (cpu does)"
 
     @classmethod
     def supports(cls, op, graph):
@@ -146,12 +159,6 @@ class NeonConcat(NeonMove, ConcatLayer):
         if ok and op.params.get("fused_activation_function") not in (None, "NONE"):
             return False, "acl_neon CONCATENATION has no fused activation"
         return ok, why
-
-    @classmethod
-    def quant_copy(cls, op, graph):
-        if not all(cls.same_quant(graph, i, op.outputs[0]) for i in op.inputs):
-            return False, "acl_neon does not requantize CONCATENATION inputs (cpu does)"
-        return True, ""
 
     def build(self) -> None:
         out = self.out
@@ -173,14 +180,12 @@ class NeonPad(NeonMove, PadLayer):
     zero strides), the interior copied."""
 
     const_inputs = (1,)
+    requant_refusal = ("acl_neon pads quantized tensors only when the input (and "
+                       "constant_values) have the output's scale and zero point")
 
     @classmethod
-    def quant_copy(cls, op, graph):
-        params = [op.inputs[0]] + list(op.inputs[2:3])
-        if not all(cls.same_quant(graph, i, op.outputs[0]) for i in params if i >= 0):
-            return False, ("acl_neon pads quantized tensors only when the input (and "
-                           "constant_values) have the output's scale and zero point")
-        return True, ""
+    def quant_inputs(cls, op) -> list[int]:
+        return [op.inputs[0]] + list(op.inputs[2:3])
 
     def prepare(self) -> None:
         PadLayer.prepare(self)      # checks the paddings against the shapes (compile error)

@@ -6,18 +6,12 @@ from __future__ import annotations
 
 import itertools
 
-import numpy as np
-
 from ...cpu.ops.dynamic_ops import OneHotLayer
 from ...cpu.ops.gather_select import GatherLayer
 from ...cpu.ops.misc_ops import BatchToSpaceNDLayer, SpaceToBatchNDLayer
 from ...cpu.ops.segment_scatter import EmbeddingLookupLayer
-from .base import NeonMixin, register
+from .base import NeonMixin, register, size
 from .movement import NeonMove, item_bytes
-
-
-def _prod(shape) -> int:
-    return int(np.prod(shape, dtype=np.int64))
 
 
 def _ceil_div(a: int, b: int) -> int:
@@ -34,8 +28,8 @@ class NeonGather(NeonMixin, GatherLayer):
         params = self.buf(0)
         axis = self.axis % params.ndim
         b = self.batch_dims + self.buf(1).ndim if self.batch_dims < 0 else self.batch_dims
-        self.outer = _prod(params.shape[b:axis])
-        self.row_bytes = _prod(params.shape[axis + 1:]) * params.itemsize
+        self.outer = size(params.shape[b:axis])
+        self.row_bytes = size(params.shape[axis + 1:]) * params.itemsize
 
     def run(self) -> None:
         self.lib.gather(self.inputs[0].buffer, self.inputs[1].buffer, self.outputs[0].buffer,
@@ -55,7 +49,7 @@ class NeonEmbeddingLookup(NeonMixin, EmbeddingLookupLayer):
                 f"{table.shape[1:]}"
         self.n = ids.size
         self.rows = table.shape[0]
-        self.row_bytes = _prod(table.shape[1:]) * table.itemsize
+        self.row_bytes = size(table.shape[1:]) * table.itemsize
 
     def run(self) -> None:
         if self.error:
@@ -72,8 +66,8 @@ class NeonOneHot(NeonMixin, OneHotLayer):
     def prepare(self) -> None:
         idx, out = self.buf(0), self.out
         axis = int(self.op.params.get("axis", -1)) % out.ndim
-        self.outer = _prod(idx.shape[:axis])
-        self.inner = _prod(idx.shape[axis:])
+        self.outer = size(idx.shape[:axis])
+        self.inner = size(idx.shape[axis:])
         self.depth = out.shape[axis]
         self.error = None       # shapes that do not fit fail the run, as on cpu
         if out.size != self.outer * self.depth * self.inner:
@@ -102,11 +96,11 @@ class NeonSpaceToBatchND(NeonBlock, SpaceToBatchNDLayer):
     """out[(k_1 .. k_m) * B + n, o_1 .. o_m, r] = padded x[n, o_1 b_1 + k_1, ..., r]: per block
     offset k, a strided slice of x into a window of the output; the padding is filled."""
 
+    requant_refusal = "acl_neon SPACE_TO_BATCH_ND needs equal input/output parameters"
+
     @classmethod
-    def quant_copy(cls, op, graph):
-        if not cls.same_quant(graph, op.inputs[0], op.outputs[0]):
-            return False, "acl_neon SPACE_TO_BATCH_ND needs equal input/output parameters"
-        return True, ""
+    def quant_inputs(cls, op) -> list[int]:
+        return list(op.inputs[:1])
 
     def build(self) -> None:
         x, out = self.buf(0), self.out
@@ -117,7 +111,7 @@ class NeonSpaceToBatchND(NeonBlock, SpaceToBatchNDLayer):
             raise ValueError(f"padded dims {padded} are no multiples of block {block}")
         outs = [p // b for p, b in zip(padded, block)]
         rest = list(x.shape[1 + m:])
-        if out.shape != tuple([x.shape[0] * _prod(block)] + outs + rest):
+        if out.shape != tuple([x.shape[0] * size(block)] + outs + rest):
             raise ValueError(f"output {out.shape} does not fit input {x.shape}, block {block}")
         view = out.reshape(block + [x.shape[0]] + outs + rest)
         steps = []
@@ -149,7 +143,7 @@ class NeonBatchToSpaceND(NeonBlock, BatchToSpaceNDLayer):
     def build(self) -> None:
         x, out = self.buf(0), self.out
         block, crops = self.block_params()
-        m, prod = len(block), _prod(block)
+        m, prod = len(block), size(block)
         if x.shape[0] % prod:
             raise ValueError(f"batch {x.shape[0]} is no multiple of block size {prod}")
         n = x.shape[0] // prod

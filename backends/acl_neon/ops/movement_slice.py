@@ -52,11 +52,7 @@ class NeonSplitV(NeonSplitBase, SplitVLayer):
 
 @register("Pack")
 class NeonPack(NeonMove, PackLayer):
-    @classmethod
-    def quant_copy(cls, op, graph):
-        if not all(cls.same_quant(graph, i, op.outputs[0]) for i in op.inputs):
-            return False, "acl_neon packs quantized tensors only with the output's parameters"
-        return True, ""
+    requant_refusal = "acl_neon packs quantized tensors only with the output's parameters"
 
     def build(self) -> None:
         out = self.out

@@ -4,8 +4,9 @@ loops in native code (module _quant). Results are the cpu kernels' (bit-exact wi
 interpreter): the native requantization evaluates the very int64 formulas of
 backends/cpu/ops/quant (qconv.ConvRequant, qmath.multiply_by_quantized_multiplier_vector).
 
-Registration: acl_neon's registry consults `select` for every op; quantized ops (first input
-quantized) get the class registered here under their key, when there is one.
+Registration: acl_neon's registry consults `select` (set here: no other module needs one) for
+every op; quantized ops (first input quantized) get the class registered here under their key,
+when there is one.
 
 This module: CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED (GEMM with exact int32 accumulation);
 quant_elem.py: pooling, ADD/SUB/MUL (pair tables), TANH/LOGISTIC (256-entry tables).
@@ -14,47 +15,30 @@ from __future__ import annotations
 
 import numpy as np
 
+from ....core.backend import KernelRegistry
 from ....core.ir import Graph, Operation
-from ...cpu.ops.common import conv_padding
 from ...cpu.ops.quant.base import I8, U8, is_quantized
 from ...cpu.ops.quant.qconv import QConv2DLayer
 from ...cpu.ops.quant.qconv_dw import QDepthwiseConv2DLayer
 from ...cpu.ops.quant.qfc import QFullyConnectedLayer
-from .base import NeonMixin, kernels
+from .base import NeonMixin, conv_geometry, kernels
 
 I32, I64 = np.int32, np.int64
 EIGHT_BIT = (I8, U8)
 MAX_DEPTH = (1 << 31) // (255 * 255)      # exact int32 dot products and correction terms
 
-_qclasses: dict[str, type] = {}
-
-
-def qregister(*keys: str):
-    def deco(cls: type) -> type:
-        for k in keys:
-            if k in _qclasses:
-                raise ValueError(f"acl_neon: quantized kernel for {k} registered twice")
-            _qclasses[k] = cls
-        return cls
-    return deco
+qkernels = KernelRegistry("acl_neon")      # the quantized kernels, by the same keys
+qregister = qkernels.register
 
 
 def _select(op: Operation, graph: Graph):
     if not (op.inputs and is_quantized(graph, op.inputs[0])):
         return None
-    keys = ([f"{op.type}.{op.subtype}"] if op.subtype else []) + [op.type]
-    cls = next((_qclasses[k] for k in keys if k in _qclasses), None)
+    cls = qkernels.lookup(op)
     return cls if cls is not None and cls.applies(op, graph) else None
 
 
-_previous = kernels.select
-
-
-def _chained(op: Operation, graph: Graph):
-    return _select(op, graph) or (_previous(op, graph) if _previous is not None else None)
-
-
-kernels.select = _chained
+kernels.select = _select
 
 
 class QuantNeon(NeonMixin):
@@ -99,16 +83,6 @@ def gemm_operands(w2d: np.ndarray, x_dtype, x_zp: int, w_zp: int) -> tuple:
             128 - w_zp, x_zp & 0xFF)
 
 
-def conv_geometry(params, xs, ws_hw, ys, dilated: bool = True) -> list[int]:
-    n, h, w, c = (int(v) for v in xs)
-    kh, kw = (int(v) for v in ws_hw)
-    oh, ow = int(ys[1]), int(ys[2])
-    sh, sw = params.stride_h, params.stride_w
-    dh, dw = (params.dilation_h_factor, params.dilation_w_factor) if dilated else (1, 1)
-    pt, _, pl, _ = conv_padding(params.padding, h, w, kh, kw, sh, sw, dh, dw, oh, ow)
-    return [n, h, w, c, oh, ow, kh, kw, sh, sw, dh, dw, pt, pl]
-
-
 @qregister("Conv2D")
 class NeonQConv2D(QuantNeon, QConv2DLayer):
     @classmethod
@@ -126,12 +100,9 @@ class NeonQConv2D(QuantNeon, QConv2DLayer):
         wzp = int(np.asarray(w.quant.zero_point).reshape(-1)[0]) if x.dtype == U8 else 0
         wq, cc, rcoef, pad = gemm_operands(np.asarray(w.buffer).reshape(cout, -1), x.dtype,
                                            self.xzp, wzp)
-        geom = conv_geometry(self.op.params, x.shape, w.shape[1:3], y.shape)
+        geom = list(conv_geometry(self.op.params, x.shape, w.shape[1:3], y.shape))
         self.plan = self.lib.ConvPlan(geom, wq, cc, rcoef, x.dtype == I8, pad,
                                       conv_requant(self.requant, cout))
-
-    def run(self) -> None:
-        self.plan.run(self.inputs[0].buffer, self.outputs[0].buffer, self.threads)
 
 
 @qregister("DepthwiseConv2D")
@@ -141,13 +112,10 @@ class NeonQDepthwiseConv2D(QuantNeon, QDepthwiseConv2DLayer):
         cout, cin = int(w.shape[3]), int(x.shape[3])
         wzp = int(np.asarray(w.quant.zero_point).reshape(-1)[0]) if x.dtype == U8 else 0
         wq = (np.asarray(w.buffer, I64).reshape(-1, cout) - wzp).astype(np.int16)
-        geom = conv_geometry(self.op.params, x.shape, w.shape[1:3], y.shape)
+        geom = list(conv_geometry(self.op.params, x.shape, w.shape[1:3], y.shape))
         self.plan = self.lib.DepthwisePlan(geom, cout // cin, np.ascontiguousarray(wq),
                                            x.dtype == I8, self.xzp,
                                            conv_requant(self.requant, cout))
-
-    def run(self) -> None:
-        self.plan.run(self.inputs[0].buffer, self.outputs[0].buffer, self.threads)
 
 
 @qregister("FullyConnected")
@@ -182,6 +150,3 @@ class NeonQFullyConnected(QuantNeon, QFullyConnectedLayer):
               "zp_add": self.y_zp, "lo": self.lo, "hi": self.hi}
         geom = [rows, 1, 1, depth, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0]
         self.plan = self.lib.ConvPlan(geom, wq, cc, rcoef, x.dtype == I8, pad, rq)
-
-    def run(self) -> None:
-        self.plan.run(self.inputs[0].buffer, self.outputs[0].buffer, self.threads)

@@ -14,7 +14,8 @@ from ...cpu.ops.quant.qbinary import QuantAddSubLayer
 from ...cpu.ops.quant.qlut import QLogistic, QTanh
 from ...cpu.ops.quant.qmul import QuantMulLayer
 from ...cpu.ops.quant.qpool import QAveragePool2D, QMaxPool2D
-from .quant import QuantNeon, conv_geometry, qregister
+from .base import conv_geometry
+from .quant import QuantNeon, qregister
 
 U8 = np.uint8
 
@@ -24,12 +25,9 @@ class _NeonQPool(QuantNeon):
 
     def prepare(self) -> None:
         x, y, p = self.inputs[0], self.outputs[0], self.op.params
-        geom = conv_geometry(p, x.shape, (p.filter_height, p.filter_width), y.shape,
-                             dilated=False)
+        geom = list(conv_geometry(p, x.shape, (p.filter_height, p.filter_width), y.shape,
+                                  dilated=False))
         self.plan = self.lib.PoolPlan(geom, x.dtype == I8, self.average, self.lo, self.hi)
-
-    def run(self) -> None:
-        self.plan.run(self.inputs[0].buffer, self.outputs[0].buffer, self.threads)
 
 
 @qregister("Pool2D.AVERAGE_POOL_2D")

@@ -8,27 +8,15 @@ normalization, empty tensors) is refused and falls back to cpu.
 """
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from ....core.ir import Graph, Operation
 from ...cpu.ops.circle_ops import InstanceNormLayer
-from ...cpu.ops.common import CLAMPS, conv_padding
+from ...cpu.ops.common import CLAMPS
 from ...cpu.ops.depthwise_conv2d import DepthwiseConv2DLayer
 from ...cpu.ops.misc_math import L2NormalizationLayer, LocalResponseNormalizationLayer
 from ...cpu.ops.pool_resize import Pool2DLayer, ResizeBilinearLayer, interpolation
-from .base import NeonMixin, register
-
-F32 = np.dtype(np.float32)
-CLAMP_RANGES = {"NONE": (-math.inf, math.inf), "RELU": (0.0, math.inf), "RELU6": (0.0, 6.0),
-                "RELU_N1_TO_1": (-1.0, 1.0)}
-
-
-def clamp_range(name: str | None) -> tuple[float, float]:
-    """The clamp of a fused activation as TFLite's convolution / pooling kernels apply it:
-    TANH and SIGN_BIT have no range and are ignored (cpu's clamp_activation)."""
-    return CLAMP_RANGES.get(name or "NONE", CLAMP_RANGES["NONE"])
+from .base import F32, NeonMixin, clamp_range, conv_geometry, register
 
 
 class NeonSpatial(NeonMixin):
@@ -71,20 +59,18 @@ class NeonDepthwiseConv2D(NeonSpatial, DepthwiseConv2DLayer):
 
     def prepare(self) -> None:
         p = self.op.params
-        n, h, w, cin = self.buf(0).shape
-        _, kh, kw, cout = self.buf(1).shape
-        _, oh, ow, _ = self.out.shape
-        sh, sw, dh, dw = p.stride_h, p.stride_w, p.dilation_h_factor, p.dilation_w_factor
-        pt, _, pl, _ = conv_padding(p.padding, h, w, kh, kw, sh, sw, dh, dw, oh, ow)
+        w = self.buf(1)
+        cout = w.shape[3]
+        g = conv_geometry(p, self.buf(0).shape, w.shape[1:3], self.out.shape)
         lo, hi = clamp_range(p.fused_activation_function)
-        self.plan = self.lib.depthwise_plan(n, h, w, cin, cout // cin, kh, kw, sh, sw, dh, dw,
-                                            pt, pl, oh, ow, lo, hi)
-        self.zero_bias = np.zeros(cout, np.float32)
+        self.plan = self.lib.depthwise_plan(g.n, g.h, g.w, g.c, cout // g.c, g.kh, g.kw, g.sh,
+                                            g.sw, g.dh, g.dw, g.pt, g.pl, g.oh, g.ow, lo, hi)
+        self.bias_tensor = self.inputs[2] if len(self.inputs) > 2 else None
+        self.zero_bias = np.zeros(cout, np.float32) if self.bias_tensor is None else None
 
     def run(self) -> None:
-        bias = self.inputs[2] if len(self.inputs) > 2 else None
-        self.plan.run(self.inputs[0].buffer, self.inputs[1].buffer,
-                      self.zero_bias if bias is None else bias.buffer, self.outputs[0].buffer,
+        bias = self.zero_bias if self.bias_tensor is None else self.bias_tensor.buffer
+        self.plan.run(self.inputs[0].buffer, self.inputs[1].buffer, bias, self.outputs[0].buffer,
                       self.threads)
 
 
@@ -107,16 +93,11 @@ class NeonPool2D(NeonSpatial, Pool2DLayer):
 
     def prepare(self) -> None:
         p = self.op.params
-        n, h, w, c = self.buf(0).shape
-        _, oh, ow, _ = self.out.shape
-        kh, kw, sh, sw = p.filter_height, p.filter_width, p.stride_h, p.stride_w
-        pt, _, pl, _ = conv_padding(p.padding, h, w, kh, kw, sh, sw, 1, 1, oh, ow)
+        g = conv_geometry(p, self.buf(0).shape, (p.filter_height, p.filter_width),
+                          self.out.shape, dilated=False)
         lo, hi = clamp_range(p.get("fused_activation_function"))
-        self.plan = self.lib.pool_plan(self.KINDS[self.op.subtype], n, h, w, c, kh, kw, sh, sw,
-                                       pt, pl, oh, ow, lo, hi)
-
-    def run(self) -> None:
-        self.plan.run(self.inputs[0].buffer, self.outputs[0].buffer, self.threads)
+        self.plan = self.lib.pool_plan(self.KINDS[self.op.subtype], g.n, g.h, g.w, g.c, g.kh,
+                                       g.kw, g.sh, g.sw, g.pt, g.pl, g.oh, g.ow, lo, hi)
 
 
 @register("ResizeBilinear")
@@ -132,9 +113,6 @@ class NeonResizeBilinear(NeonSpatial, ResizeBilinearLayer):
         self.plan = self.lib.resize_plan(
             n, h, w, c, oh, ow, y0.astype(i32), y1.astype(i32), dy.astype(f32),
             x0.astype(i32), x1.astype(i32), dx.astype(f32))
-
-    def run(self) -> None:
-        self.plan.run(self.inputs[0].buffer, self.outputs[0].buffer, self.threads)
 
 
 @register("L2Normalization")
@@ -177,6 +155,3 @@ class NeonLocalResponseNormalization(NeonSpatial, LocalResponseNormalizationLaye
         c = x.shape[-1]
         self.plan = self.lib.lrn_plan(x.size // c, c, max(self.radius, 0), float(self.bias),
                                       float(self.alpha), float(self.beta))
-
-    def run(self) -> None:
-        self.plan.run(self.inputs[0].buffer, self.outputs[0].buffer, self.threads)

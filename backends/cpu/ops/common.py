@@ -23,38 +23,45 @@ def dtypes(*names: str) -> frozenset:
 
 
 class CpuKernel(Kernel):
-    """A cpu kernel; `dtypes` lists the accepted dtypes of the first input (None: any).
-    `subtype_dtypes`, where given, overrides `dtypes` per op sub-type (ADD vs DIV, ...)."""
+    """A cpu kernel; `dtypes` lists the accepted dtypes of the data input (None: any).
+    `subtype_dtypes`, where given, overrides `dtypes` per op sub-type (ADD vs DIV, ...).
+    `data` is the input whose dtype decides support (None: the first present input).
+    `backend_id` names the backend in refusals (a backend reusing the class sets its own)."""
 
     dtypes: frozenset | None = F32
     subtype_dtypes: dict[str, frozenset | None] = {}
+    data: int | None = None
+    backend_id = "cpu"
 
     @classmethod
     def supports(cls, op: Operation, graph: Graph) -> tuple[bool, str]:
-        first = next((i for i in op.inputs if i >= 0), None)
-        if first is None:
-            return True, ""
-        operand = graph.operands[first]
+        if cls.data is None:
+            index = next((i for i in op.inputs if i >= 0), None)
+            if index is None:
+                return True, ""
+        elif len(op.inputs) <= cls.data or op.inputs[cls.data] < 0:
+            return False, f"{op.name} has no input {cls.data} (it has {len(op.inputs)} inputs)"
+        else:
+            index = op.inputs[cls.data]
+        operand = graph.operands[index]
         if operand.dtype is None:
-            return False, f"cpu cannot hold {operand.type_name} tensors"
+            return False, f"{cls.backend_id} cannot hold {operand.type_name} tensors"
         accepted = cls.subtype_dtypes.get(op.subtype, cls.dtypes) if op.subtype else cls.dtypes
         if accepted is not None and operand.dtype not in accepted:
             names = ", ".join(sorted(str(d) for d in accepted))
-            return False, f"cpu {op.type} supports {names}, not {operand.dtype}"
+            return False, f"{cls.backend_id} {op.type} supports {names}, not {operand.dtype}"
         if operand.is_quantized and not getattr(cls, "quantized", False):
-            return False, f"cpu {op.type} has no quantized ({operand.dtype}) kernel yet"
+            return False, (f"{cls.backend_id} {op.type} has no quantized ({operand.dtype}) "
+                           f"kernel yet")
         return True, ""
 
     def check_scratch(self, what: str, shape: tuple, dtype: np.dtype) -> None:
-        """Refuse a working buffer larger than the session's max_tensor_bytes (as gen_tensors
-        refuses tensors) before allocating it."""
-        data = getattr(getattr(self, "ctx", None), "data", None)
-        options = getattr(data, "options", None) or {}
-        limit = int(options.get("max_tensor_bytes", 1 << 34))
-        nbytes = int(np.prod(shape, dtype=object)) * np.dtype(dtype).itemsize
-        if nbytes > limit:
-            raise self.fail(f"its {what} of shape {tuple(shape)} needs {nbytes} bytes, over the "
-                            f"limit of {limit} (config max_tensor_bytes)")
+        """Refuse a working buffer over the session's max_tensor_bytes (as gen_tensors refuses
+        tensors) before allocating it."""
+        ctx = getattr(self, "ctx", None)     # None: a plan built outside configure()
+        why = ctx.data.oversize(shape, dtype) if ctx is not None else None
+        if why is not None:
+            raise self.fail(f"its {what} of shape {tuple(shape)} {why}")
 
     def buf(self, i: int) -> np.ndarray | None:
         t = self.inputs[i] if i < len(self.inputs) else None

@@ -31,7 +31,7 @@ class RangeLayer(MoveKernel):
     def supports(cls, op, graph):
         dtype = graph.operands[op.inputs[0]].dtype
         if dtype not in (np.int32, np.int64, np.float32):
-            return False, f"cpu RANGE supports int32, int64 and float32, not {dtype}"
+            return False, f"{cls.backend_id} RANGE supports int32, int64 and float32, not {dtype}"
         return True, ""
 
     def validate(self) -> None:

@@ -170,7 +170,7 @@ class ElementwiseActivationLayer(CpuKernel):
     @classmethod
     def supports(cls, op, graph):
         if op.subtype not in ACTIVATIONS:
-            return False, f"cpu has no {op.subtype} kernel yet"
+            return False, f"{cls.backend_id} has no {op.subtype} kernel yet"
         return super().supports(op, graph)
 
     def validate(self) -> None:
@@ -190,7 +190,7 @@ class ElementwiseActivationLayer(CpuKernel):
             "GELU": _gelu_tanh if self.op.params.get("approximate", False) else _gelu,
         }
         if kind not in fns:
-            raise self.fail(f"cpu has no {kind} kernel yet")
+            raise self.fail(f"{self.backend_id} has no {kind} kernel yet")
         self.fn = fns[kind]
 
     def run(self) -> None:
@@ -238,12 +238,12 @@ class ElementwiseUnaryLayer(CpuKernel):
     @classmethod
     def supports(cls, op, graph):
         if op.subtype not in UNARY and op.subtype != "DEQUANTIZE":
-            return False, f"cpu has no {op.subtype} kernel yet"
+            return False, f"{cls.backend_id} has no {op.subtype} kernel yet"
         x = graph.operands[op.inputs[0]]
         if op.subtype == "DEQUANTIZE":
             return True, ""
         if x.is_quantized:
-            return False, f"cpu has no quantized {op.subtype} kernel yet"
+            return False, f"{cls.backend_id} has no quantized {op.subtype} kernel yet"
         return super().supports(op, graph)
 
     @classmethod

@@ -28,8 +28,8 @@ class RecurrentKernel(CpuKernel):
         for i in op.inputs:
             if i >= 0 and graph.operands[i].dtype != F32:
                 o = graph.operands[i]
-                return False, (f"cpu {op.type} supports float32 only; tensor {o.name!r} is "
-                               f"{o.type_name}")
+                return False, (f"{cls.backend_id} {op.type} supports float32 only; tensor "
+                               f"{o.name!r} is {o.type_name}")
         return True, ""
 
     def slot(self, i: int):

@@ -20,20 +20,6 @@ class DataKernel(MoveKernel):
     dtypes = NUMERIC
     quantized = False
 
-    @classmethod
-    def supports(cls, op, graph):
-        if len(op.inputs) <= cls.data or op.inputs[cls.data] < 0:
-            return False, f"{op.name} has no input {cls.data} (it has {len(op.inputs)} inputs)"
-        operand = graph.operands[op.inputs[cls.data]]
-        if operand.dtype is None:
-            return False, f"cpu cannot hold {operand.type_name} tensors"
-        if cls.dtypes is not None and operand.dtype not in cls.dtypes:
-            names = ", ".join(sorted(str(d) for d in cls.dtypes))
-            return False, f"cpu {op.type} supports {names}, not {operand.dtype}"
-        if operand.quant is not None and operand.dtype.kind in "iu" and not cls.quantized:
-            return False, f"cpu {op.type} has no quantized ({operand.dtype}) kernel yet"
-        return True, ""
-
 
 @register("ScatterND")
 class ScatterNDLayer(DataKernel):

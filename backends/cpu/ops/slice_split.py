@@ -25,15 +25,6 @@ class MoveKernel(CpuKernel):
         self.check_index_dtype(*self.index_inputs)
         self.check_same_dtype(self.data)
 
-    @classmethod
-    def supports(cls, op, graph):
-        if len(op.inputs) <= cls.data or op.inputs[cls.data] < 0:
-            return False, f"{op.name} has no input {cls.data} (it has {len(op.inputs)} inputs)"
-        operand = graph.operands[op.inputs[cls.data]]
-        if operand.dtype is None:
-            return False, f"cpu cannot hold {operand.type_name} tensors"
-        return True, ""
-
     def const(self, i: int) -> np.ndarray | None:
         """Input i's data when it is a constant, else None (read it in run())."""
         t = self.inputs[i] if i < len(self.inputs) else None

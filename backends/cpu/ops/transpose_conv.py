@@ -102,7 +102,7 @@ class TransposeConvLayer(CpuKernel):
             return False, "TRANSPOSE_CONV needs output_shape, weights and input"
         x = graph.operands[op.inputs[2]]
         if x.dtype != F32:
-            return False, f"cpu TransposeConv supports float32, not {x.type_name}"
+            return False, f"{cls.backend_id} TransposeConv supports float32, not {x.type_name}"
         return True, ""
 
     def validate(self) -> None:

@@ -14,20 +14,6 @@ using namespace onert_neon::eltwise;
 
 namespace {
 
-// in_buffer<T> of bind_util.h calls mutable_data(), which refuses read-only arrays (constant
-// operands): the same checks, reading through data()
-template <class T>
-const T* in_buffer_ro(py::array& a, const char* what, int64_t count) {
-  if (!a.dtype().is(py::dtype::of<T>()))
-    throw py::value_error(std::string(what) + ": wrong dtype " + std::string(py::str(a.dtype())));
-  if (!(a.flags() & py::array::c_style))
-    throw py::value_error(std::string(what) + ": array is not C-contiguous");
-  if (a.size() < count)
-    throw py::value_error(std::string(what) + ": " + std::to_string(a.size()) +
-                          " elements, needs " + std::to_string(count));
-  return static_cast<const T*>(a.data());
-}
-
 int64_t product(const std::vector<int64_t>& v) {
   int64_t n = 1;
   for (int64_t d : v) {
@@ -79,8 +65,8 @@ struct BinaryPlan {
     nb = extent(shape, sb);
   }
   void run(py::array a, py::array b, py::array out, int threads) const {
-    const float* pa = in_buffer_ro<float>(a, "binary input 0", na);
-    const float* pb = in_buffer_ro<float>(b, "binary input 1", nb);
+    const float* pa = in_buffer<float>(a, "binary input 0", na);
+    const float* pb = in_buffer<float>(b, "binary input 1", nb);
     void* po = p.op >= kEq ? static_cast<void*>(out_buffer<bool>(out, "binary output", nout))
                            : static_cast<void*>(out_buffer<float>(out, "binary output", nout));
     if (nout == 0) return;
@@ -99,7 +85,7 @@ struct UnaryPlan {
     p.alpha = alpha;
   }
   void run(py::array x, py::array y, int threads) const {
-    const float* px = in_buffer_ro<float>(x, "unary input", n);
+    const float* px = in_buffer<float>(x, "unary input", n);
     float* py_ = out_buffer<float>(y, "unary output", n);
     py::gil_scoped_release release;
     unary(p, px, py_, n, threads);
@@ -113,7 +99,7 @@ struct SoftmaxPlan {
     if (rows < 0 || n < 1) throw py::value_error("softmax: bad shape");
   }
   void run(py::array x, py::array y, int threads) const {
-    const float* px = in_buffer_ro<float>(x, "softmax input", rows * n);
+    const float* px = in_buffer<float>(x, "softmax input", rows * n);
     float* py_ = out_buffer<float>(y, "softmax output", rows * n);
     py::gil_scoped_release release;
     softmax(px, py_, rows, n, beta, threads);
@@ -146,7 +132,7 @@ struct ReducePlan {
     nin = extent(all, st);
   }
   void run(py::array x, py::array y, int threads) const {
-    const float* px = in_buffer_ro<float>(x, "reduce input", nin);
+    const float* px = in_buffer<float>(x, "reduce input", nin);
     float* py_ = out_buffer<float>(y, "reduce output", nout);
     py::gil_scoped_release release;
     reduce(p, px, py_, threads);
@@ -162,7 +148,7 @@ struct ArgPlan {
       throw py::value_error("argminmax: bad shape");
   }
   void run(py::array x, py::array out, int threads) const {
-    const float* px = in_buffer_ro<float>(x, "argminmax input", outer * len * inner);
+    const float* px = in_buffer<float>(x, "argminmax input", outer * len * inner);
     void* po = out64 ? static_cast<void*>(out_buffer<int64_t>(out, "argminmax output", outer * inner))
                      : static_cast<void*>(out_buffer<int32_t>(out, "argminmax output", outer * inner));
     py::gil_scoped_release release;

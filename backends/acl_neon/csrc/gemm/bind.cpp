@@ -5,7 +5,6 @@
 #include <pybind11/stl.h>
 
 #include <cstdint>
-#include <string>
 #include <vector>
 
 #include "bind_util.h"
@@ -16,22 +15,12 @@ using namespace onert_neon;
 
 namespace {
 
-// in_buffer's checks for a read-only input (constant weights are read-only views of the model)
-const float* ro_buffer(py::array& a, const char* what, int64_t count) {
-  if (!a.dtype().is(py::dtype::of<float>()))
-    throw py::value_error(std::string(what) + ": wrong dtype " + std::string(py::str(a.dtype())));
-  if (!(a.flags() & py::array::c_style))
-    throw py::value_error(std::string(what) + ": array is not C-contiguous");
-  if (a.size() < count)
-    throw py::value_error(std::string(what) + ": " + std::to_string(a.size()) +
-                          " elements, needs " + std::to_string(count));
-  return static_cast<const float*>(a.data());
-}
-
-const float* optional_bias(py::object bias, int64_t n) {
+// the bias (None or an array), read while the caller's `bias` keeps the array alive
+const float* optional_bias(const py::object& bias, int64_t n) {
   if (bias.is_none()) return nullptr;
-  py::array arr = bias.cast<py::array>();
-  return ro_buffer(arr, "bias", n);
+  if (!py::isinstance<py::array>(bias)) throw py::value_error("bias: an array or None expected");
+  py::array arr = py::reinterpret_borrow<py::array>(bias);
+  return in_buffer<float>(arr, "bias", n);
 }
 
 ConvGeom geom_of(const std::vector<int64_t>& v) {
@@ -53,11 +42,11 @@ struct ConvPlan {
   ConvPlan(py::array w, py::object bias, std::vector<int64_t> geom, float lo_, float hi_)
       : g(geom_of(geom)), lo(lo_), hi(hi_) {
     const int64_t K = g.kh * g.kw * g.cin;
-    pack_b(ro_buffer(w, "weights", g.cout * K), K, optional_bias(bias, g.cout), g.cout,
-           K, b);
+    pack_b(in_buffer<float>(w, "weights", g.cout * K), K, optional_bias(bias, g.cout),
+           g.cout, K, b);
   }
   void run(py::array x, py::array y, int threads) {
-    const float* xp = ro_buffer(x, "input", g.n * g.h * g.w * g.cin);
+    const float* xp = in_buffer<float>(x, "input", g.n * g.h * g.w * g.cin);
     float* yp = out_buffer<float>(y, "output", g.n * g.oh * g.ow * g.cout);
     py::gil_scoped_release release;
     conv2d_f32(g, xp, b, yp, lo, hi, threads);
@@ -73,10 +62,10 @@ struct FcPlan {
     N = w.shape(0);
     K = w.shape(1);
     if (N < 1 || K < 1) throw py::value_error("weights must not be empty");
-    pack_b(ro_buffer(w, "weights", N * K), K, optional_bias(bias, N), N, K, b);
+    pack_b(in_buffer<float>(w, "weights", N * K), K, optional_bias(bias, N), N, K, b);
   }
   void run(py::array x, py::array y, int threads) {
-    const float* xp = ro_buffer(x, "input", M * K);
+    const float* xp = in_buffer<float>(x, "input", M * K);
     float* yp = out_buffer<float>(y, "output", M * N);
     py::gil_scoped_release release;
     gemm_f32(xp, M, K, b, yp, N, lo, hi, threads);
@@ -92,7 +81,7 @@ struct TransposeConvPlan {
                     float hi_)
       : g(geom_of(geom)), lo(lo_), hi(hi_) {
     const int64_t taps = g.kh * g.kw, N = taps * g.cout;
-    const float* wp = ro_buffer(w, "weights", g.cout * taps * g.cin);
+    const float* wp = in_buffer<float>(w, "weights", g.cout * taps * g.cin);
     std::vector<float> rows(static_cast<size_t>(N * g.cin));   // [kh][kw][cout] x cin
     for (int64_t o = 0; o < g.cout; ++o)
       for (int64_t t = 0; t < taps; ++t)
@@ -103,7 +92,7 @@ struct TransposeConvPlan {
     cols.resize(static_cast<size_t>(g.n * g.h * g.w * N));
   }
   void run(py::array x, py::array y, int threads) {
-    const float* xp = ro_buffer(x, "input", g.n * g.h * g.w * g.cin);
+    const float* xp = in_buffer<float>(x, "input", g.n * g.h * g.w * g.cin);
     float* yp = out_buffer<float>(y, "output", g.n * g.oh * g.ow * g.cout);
     py::gil_scoped_release release;
     transpose_conv_f32(g, xp, b, bias.empty() ? nullptr : bias.data(), cols.data(), yp, lo, hi,

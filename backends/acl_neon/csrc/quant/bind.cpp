@@ -17,22 +17,9 @@ using namespace onert_neon::quant;
 
 namespace {
 
-// in_buffer without needing a writeable array (constants and inputs may be read-only)
-template <class T>
-const T* ro(py::array& a, const char* what, int64_t count) {
-  if (!a.dtype().is(py::dtype::of<T>()))
-    throw py::value_error(std::string(what) + ": wrong dtype " + std::string(py::str(a.dtype())));
-  if (!(a.flags() & py::array::c_style))
-    throw py::value_error(std::string(what) + ": array is not C-contiguous");
-  if (a.size() < count)
-    throw py::value_error(std::string(what) + ": " + std::to_string(a.size()) +
-                          " elements, needs " + std::to_string(count));
-  return static_cast<const T*>(a.data());
-}
-
 template <class T>
 std::vector<T> vec(py::array a, const char* what, int64_t n) {
-  const T* p = ro<T>(a, what, n);
+  const T* p = in_buffer<T>(a, what, n);
   if (a.size() != n)
     throw py::value_error(std::string(what) + ": " + std::to_string(a.size()) +
                           " values, expected " + std::to_string(n));
@@ -87,6 +74,21 @@ struct RequantStore {
   }
 };
 
+// the 8-bit input and output buffers of a convolution: int8 (x_signed) or uint8, as bytes
+struct Io8 {
+  const uint8_t* x;
+  uint8_t* out;
+  Io8(bool x_signed, py::array& xa, int64_t nx, py::array& oa, int64_t nout) {
+    if (x_signed) {
+      x = reinterpret_cast<const uint8_t*>(in_buffer<int8_t>(xa, "x", nx));
+      out = reinterpret_cast<uint8_t*>(out_buffer<int8_t>(oa, "out", nout));
+    } else {
+      x = in_buffer<uint8_t>(xa, "x", nx);
+      out = out_buffer<uint8_t>(oa, "out", nout);
+    }
+  }
+};
+
 int64_t in_size(const ConvGeom& g) { return g.batch * g.ih * g.iw * g.cin; }
 int64_t out_pixels(const ConvGeom& g) { return g.batch * g.oh * g.ow; }
 
@@ -109,20 +111,15 @@ struct ConvPlan {
     p.pad_code = static_cast<uint8_t>(pad_code);
     p.rcoef = rcoef;
     ccoef = vec<int32_t>(cc, "ccoef", p.cout);
-    const int8_t* wp = ro<int8_t>(w, "weights", p.cout * p.k);
+    const int8_t* wp = in_buffer<int8_t>(w, "weights", p.cout * p.k);
     packed.resize(static_cast<size_t>(packed_size(p.cout, p.kp)));
     pack_weights(wp, p.cout, p.k, p.kp, packed.data());
   }
 
   void run(py::array x, py::array out, int threads) {
-    const uint8_t* xp = reinterpret_cast<const uint8_t*>(
-        p.x_signed ? static_cast<const void*>(ro<int8_t>(x, "x", in_size(p.g)))
-                   : static_cast<const void*>(ro<uint8_t>(x, "x", in_size(p.g))));
-    uint8_t* op = reinterpret_cast<uint8_t*>(
-        p.x_signed ? static_cast<void*>(out_buffer<int8_t>(out, "out", out_pixels(p.g) * p.cout))
-                   : static_cast<void*>(out_buffer<uint8_t>(out, "out", out_pixels(p.g) * p.cout)));
+    const Io8 io(p.x_signed, x, in_size(p.g), out, out_pixels(p.g) * p.cout);
     py::gil_scoped_release release;
-    conv_u8s8(p, xp, packed.data(), ccoef.data(), rs.rq, op, threads);
+    conv_u8s8(p, io.x, packed.data(), ccoef.data(), rs.rq, io.out, threads);
   }
 };
 
@@ -144,14 +141,9 @@ struct DwPlan {
   }
 
   void run(py::array x, py::array out, int threads) {
-    const uint8_t* xp = reinterpret_cast<const uint8_t*>(
-        p.x_signed ? static_cast<const void*>(ro<int8_t>(x, "x", in_size(p.g)))
-                   : static_cast<const void*>(ro<uint8_t>(x, "x", in_size(p.g))));
-    uint8_t* op = reinterpret_cast<uint8_t*>(
-        p.x_signed ? static_cast<void*>(out_buffer<int8_t>(out, "out", out_pixels(p.g) * p.cout))
-                   : static_cast<void*>(out_buffer<uint8_t>(out, "out", out_pixels(p.g) * p.cout)));
+    const Io8 io(p.x_signed, x, in_size(p.g), out, out_pixels(p.g) * p.cout);
     py::gil_scoped_release release;
-    depthwise(p, xp, w.data(), rs.rq, op, threads);
+    depthwise(p, io.x, w.data(), rs.rq, io.out, threads);
   }
 };
 

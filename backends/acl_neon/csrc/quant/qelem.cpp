@@ -33,23 +33,17 @@ void dw_rows(const DwParams& p, const T* x, const int16_t* w, const Requant& rq,
     for (int64_t ox = 0; ox < g.ow; ++ox) {
       int32_t* ac = acc.data();
       for (int64_t c = 0; c < C; ++c) ac[c] = 0;
-      for (int64_t ky = 0; ky < g.kh; ++ky) {
-        int64_t iy = oy * g.sh - g.pad_top + ky * g.dh;
-        if (iy < 0 || iy >= g.ih) continue;
-        for (int64_t kx = 0; kx < g.kw; ++kx) {
-          int64_t ix = ox * g.sw - g.pad_left + kx * g.dw;
-          if (ix < 0 || ix >= g.iw) continue;
-          const T* src = x + ((b * g.ih + iy) * g.iw + ix) * cin;
-          const int16_t* wt = w + (ky * g.kw + kx) * C;
-          if (mult == 1) {
-            accumulate(ac, src, wt, zp, C);
-          } else {
-            int16_t* xv = xs.data();
-            for (int64_t c = 0; c < C; ++c) xv[c] = int16_t(int32_t(src[c / mult]) - zp);
-            for (int64_t c = 0; c < C; ++c) ac[c] += int32_t(xv[c]) * int32_t(wt[c]);
-          }
+      for_each_tap(g, b, oy, ox, [&](int64_t pixel, int64_t tap) {
+        const T* src = x + pixel * cin;
+        const int16_t* wt = w + tap * C;
+        if (mult == 1) {
+          accumulate(ac, src, wt, zp, C);
+        } else {
+          int16_t* xv = xs.data();
+          for (int64_t c = 0; c < C; ++c) xv[c] = int16_t(int32_t(src[c / mult]) - zp);
+          for (int64_t c = 0; c < C; ++c) ac[c] += int32_t(xv[c]) * int32_t(wt[c]);
         }
-      }
+      });
       requant_row(ac, zeros.data(), 0, C, rq, out + ((b * g.oh + oy) * g.ow + ox) * C);
     }
   }

@@ -20,12 +20,32 @@ struct DwParams {
 void depthwise(const DwParams& p, const uint8_t* x, const int16_t* w, const Requant& rq,
                uint8_t* out, int threads);
 #if defined(__x86_64__)
-// output rows [rb, re) (batch * oh) of a depth-multiplier-1 depthwise convolution
+// output rows [rb, re) (batch * oh) of a depth-multiplier-1 depthwise convolution, conv
+// requantization (rq.fc false)
 void depthwise_rows_avx2(const DwParams& p, const uint8_t* x, const int16_t* w,
                          const Requant& rq, uint8_t* out, int64_t rb, int64_t re);
 void depthwise_rows_avx512(const DwParams& p, const uint8_t* x, const int16_t* w,
                            const Requant& rq, uint8_t* out, int64_t rb, int64_t re);
 #endif
+
+namespace {
+
+// f(pixel, tap) for each filter tap of output (b, oy, ox) that reads a real input pixel:
+// pixel = (b * ih + iy) * iw + ix, the input pixel's index; tap = ky * kw + kx
+template <class F>
+inline void for_each_tap(const ConvGeom& g, int64_t b, int64_t oy, int64_t ox, F&& f) {
+  for (int64_t ky = 0; ky < g.kh; ++ky) {
+    const int64_t iy = oy * g.sh - g.pad_top + ky * g.dh;
+    if (iy < 0 || iy >= g.ih) continue;
+    for (int64_t kx = 0; kx < g.kw; ++kx) {
+      const int64_t ix = ox * g.sw - g.pad_left + kx * g.dw;
+      if (ix < 0 || ix >= g.iw) continue;
+      f((b * g.ih + iy) * g.iw + ix, ky * g.kw + kx);
+    }
+  }
+}
+
+}  // namespace
 
 struct PoolParams {
   ConvGeom g;                      // kh/kw: the filter, dh = dw = 1, cin = channels

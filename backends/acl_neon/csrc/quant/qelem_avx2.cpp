@@ -6,7 +6,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 
 #include "qelem.h"
 #include "qgemm.h"
@@ -32,27 +31,36 @@ inline __m256i load_w(const int16_t* p) {
 template <bool S, int NV>
 inline void block(const DwParams& p, const uint8_t* x, const int16_t* w, int64_t b, int64_t oy,
                   int64_t ox, int64_t c, int32_t* acc) {
-  const ConvGeom& g = p.g;
   const int64_t C = p.cout;
   const __m256i zp = _mm256_set1_epi32(p.x_zp);
   __m256i a[NV];
   for (int j = 0; j < NV; ++j) a[j] = _mm256_setzero_si256();
-  for (int64_t ky = 0; ky < g.kh; ++ky) {
-    const int64_t iy = oy * g.sh - g.pad_top + ky * g.dh;
-    if (iy < 0 || iy >= g.ih) continue;
-    for (int64_t kx = 0; kx < g.kw; ++kx) {
-      const int64_t ix = ox * g.sw - g.pad_left + kx * g.dw;
-      if (ix < 0 || ix >= g.iw) continue;
-      const uint8_t* src = x + ((b * g.ih + iy) * g.iw + ix) * C + c;
-      const int16_t* wt = w + (ky * g.kw + kx) * C + c;
-      for (int j = 0; j < NV; ++j) {
-        __m256i xv = _mm256_sub_epi32(load_x<S>(src + 8 * j), zp);
-        a[j] = _mm256_add_epi32(a[j], _mm256_mullo_epi32(xv, load_w(wt + 8 * j)));
-      }
+  for_each_tap(p.g, b, oy, ox, [&](int64_t pixel, int64_t tap) {
+    const uint8_t* src = x + pixel * C + c;
+    const int16_t* wt = w + tap * C + c;
+    for (int j = 0; j < NV; ++j) {
+      __m256i xv = _mm256_sub_epi32(load_x<S>(src + 8 * j), zp);
+      a[j] = _mm256_add_epi32(a[j], _mm256_mullo_epi32(xv, load_w(wt + 8 * j)));
     }
-  }
+  });
   for (int j = 0; j < NV; ++j)
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(acc + 8 * j), a[j]);
+}
+
+// channels [c, c + n) one at a time (those past the last multiple of 8)
+template <bool S>
+inline void tail(const DwParams& p, const uint8_t* x, const int16_t* w, int64_t b, int64_t oy,
+                 int64_t ox, int64_t c, int64_t n, int32_t* acc) {
+  const int64_t C = p.cout;
+  for (int64_t i = 0; i < n; ++i) acc[i] = 0;
+  for_each_tap(p.g, b, oy, ox, [&](int64_t pixel, int64_t tap) {
+    const uint8_t* src = x + pixel * C + c;
+    const int16_t* wt = w + tap * C + c;
+    for (int64_t i = 0; i < n; ++i) {
+      const int32_t xv = S ? int32_t(static_cast<int8_t>(src[i])) : int32_t(src[i]);
+      acc[i] += (xv - p.x_zp) * int32_t(wt[i]);
+    }
+  });
 }
 
 template <bool S>
@@ -70,28 +78,8 @@ void dw_rows(const DwParams& p, const uint8_t* x, const int16_t* w, const Requan
         int64_t cb = 0;
         for (; cb + 32 <= n; cb += 32) block<S, 4>(p, x, w, b, oy, ox, c0 + cb, acc + cb);
         for (; cb + 8 <= n; cb += 8) block<S, 1>(p, x, w, b, oy, ox, c0 + cb, acc + cb);
-        for (int64_t c = cb; c < n; ++c) {           // scalar tail channels
-          int32_t s = 0;
-          for (int64_t ky = 0; ky < g.kh; ++ky) {
-            const int64_t iy = oy * g.sh - g.pad_top + ky * g.dh;
-            if (iy < 0 || iy >= g.ih) continue;
-            for (int64_t kx = 0; kx < g.kw; ++kx) {
-              const int64_t ix = ox * g.sw - g.pad_left + kx * g.dw;
-              if (ix < 0 || ix >= g.iw) continue;
-              const uint8_t* src = x + ((b * g.ih + iy) * g.iw + ix) * C + c0 + c;
-              int32_t xv = S ? int32_t(static_cast<int8_t>(*src)) : int32_t(*src);
-              s += (xv - p.x_zp) * int32_t(w[(ky * g.kw + kx) * C + c0 + c]);
-            }
-          }
-          acc[c] = s;
-        }
-        Requant r = rq;
-        r.m += c0;
-        r.k += c0;
-        r.thresh += c0;
-        r.dfix += c0;
-        r.s += c0;
-        requant_row(acc, kZeros, 0, n, r, dst + c0);
+        tail<S>(p, x, w, b, oy, ox, c0 + cb, n - cb, acc + cb);
+        requant_row(acc, kZeros, 0, n, rq.from_channel(c0), dst + c0);
       }
     }
   }

@@ -3,6 +3,10 @@
 // the shared vector requantization (requant_row_avx512: per-channel constants, so channels
 // rounded as the reference kernel does keep that rounding).
 #if defined(__x86_64__)
+// GCC 12 warns about _mm512_undefined_* inside the intrinsics headers (a known false positive)
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
 #include <immintrin.h>
 
 #include <cstddef>
@@ -39,7 +43,6 @@ inline __m512i load_w(const int16_t* p, __mmask16 mk) {
 template <bool S, int NV>
 inline void block(const DwParams& p, const uint8_t* x, const int16_t* w, int64_t b, int64_t oy,
                   int64_t ox, int64_t c, int64_t left, int32_t* acc) {
-  const ConvGeom& g = p.g;
   const int64_t C = p.cout;
   const __m512i zp = _mm512_set1_epi32(p.x_zp);
   __mmask16 mk[NV];
@@ -48,20 +51,14 @@ inline void block(const DwParams& p, const uint8_t* x, const int16_t* w, int64_t
     mk[j] = mask16(left - 16 * j);
     a[j] = _mm512_setzero_si512();
   }
-  for (int64_t ky = 0; ky < g.kh; ++ky) {
-    const int64_t iy = oy * g.sh - g.pad_top + ky * g.dh;
-    if (iy < 0 || iy >= g.ih) continue;
-    for (int64_t kx = 0; kx < g.kw; ++kx) {
-      const int64_t ix = ox * g.sw - g.pad_left + kx * g.dw;
-      if (ix < 0 || ix >= g.iw) continue;
-      const uint8_t* src = x + ((b * g.ih + iy) * g.iw + ix) * C + c;
-      const int16_t* wt = w + (ky * g.kw + kx) * C + c;
-      for (int j = 0; j < NV; ++j) {
-        __m512i xv = _mm512_sub_epi32(load_x<S>(src + 16 * j, mk[j]), zp);
-        a[j] = _mm512_add_epi32(a[j], _mm512_mullo_epi32(xv, load_w(wt + 16 * j, mk[j])));
-      }
+  for_each_tap(p.g, b, oy, ox, [&](int64_t pixel, int64_t tap) {
+    const uint8_t* src = x + pixel * C + c;
+    const int16_t* wt = w + tap * C + c;
+    for (int j = 0; j < NV; ++j) {
+      __m512i xv = _mm512_sub_epi32(load_x<S>(src + 16 * j, mk[j]), zp);
+      a[j] = _mm512_add_epi32(a[j], _mm512_mullo_epi32(xv, load_w(wt + 16 * j, mk[j])));
     }
-  }
+  });
   for (int j = 0; j < NV; ++j) _mm512_store_si512(acc + 16 * j, a[j]);
 }
 
@@ -85,13 +82,7 @@ void dw_rows(const DwParams& p, const uint8_t* x, const int16_t* w, const Requan
           else if (left > 16) block<S, 2>(p, x, w, b, oy, ox, c0 + cb, left, ac);
           else block<S, 1>(p, x, w, b, oy, ox, c0 + cb, left, ac);
         }
-        Requant r = rq;
-        r.m += c0;
-        r.k += c0;
-        r.thresh += c0;
-        r.dfix += c0;
-        r.s += c0;
-        requant_row_avx512(acc, kZeros, 0, n, r, dst + c0);
+        requant_row_avx512(acc, kZeros, 0, n, rq.from_channel(c0), dst + c0);
       }
     }
   }

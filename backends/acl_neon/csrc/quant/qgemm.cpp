@@ -28,8 +28,6 @@ inline int64_t srdhm(int64_t a, int64_t b) {
   return (ab + nudge) / (int64_t{1} << 31);
 }
 
-}  // namespace
-
 void requant_row_scalar(const int32_t* acc, const int32_t* ccoef, int64_t row_add, int64_t n,
                         const Requant& rq, uint8_t* out) {
   for (int64_t c = 0; c < n; ++c) {
@@ -50,6 +48,17 @@ void requant_row_scalar(const int32_t* acc, const int32_t* ccoef, int64_t row_ad
     y = y < rq.lo ? rq.lo : (y > rq.hi ? rq.hi : y);
     out[c] = static_cast<uint8_t>(static_cast<int32_t>(y));
   }
+}
+
+}  // namespace
+
+Requant Requant::from_channel(int64_t c0) const {
+  Requant r = *this;
+  for (const int64_t** q : {&r.m, &r.k, &r.thresh, &r.dfix})
+    if (*q) *q += c0;
+  for (const int32_t** q : {&r.s, &r.left, &r.bias})
+    if (*q) *q += c0;
+  return r;
 }
 
 void requant_row(const int32_t* acc, const int32_t* ccoef, int64_t row_add, int64_t n,

@@ -38,6 +38,9 @@ struct Requant {
   bool fc = false;
   const int32_t* left = nullptr;
   const int32_t* bias = nullptr;
+
+  // the constants of the channels from c0 on (for a row requantized in pieces)
+  Requant from_channel(int64_t c0) const;
 };
 
 // One row of int32 accumulators (n channels, without ccoef/rowsum terms: those are `extra`

@@ -97,6 +97,21 @@ struct RequantBuild {
   }
 };
 
+// the reference convolution sum at output (n, oy, ox): f(pixel, tap) summed over the taps that
+// read a real input pixel; pixel = (n * ih + iy) * iw + ix, tap = ky * kw + kx
+template <class F>
+int64_t tap_sum_ref(const onert_neon::quant::ConvGeom& g, int64_t n, int64_t oy, int64_t ox,
+                    F f) {
+  int64_t acc = 0;
+  for (int64_t ky = 0; ky < g.kh; ++ky)
+    for (int64_t kx = 0; kx < g.kw; ++kx) {
+      int64_t iy = oy * g.sh - g.pad_top + ky * g.dh, ix = ox * g.sw - g.pad_left + kx * g.dw;
+      if (iy < 0 || iy >= g.ih || ix < 0 || ix >= g.iw) continue;
+      acc += f((n * g.ih + iy) * g.iw + ix, ky * g.kw + kx);
+    }
+  return acc;
+}
+
 // per-channel quantization parameters covering the interesting cases: multipliers in
 // [2^30, 2^31) incl. exactly 2^30 (many ties), right shifts 0..9, small left shifts
 struct ChannelParams {

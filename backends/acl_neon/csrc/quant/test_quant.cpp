@@ -179,15 +179,12 @@ void check_conv(bool x_signed, ConvGeom g, int64_t cout, int threads, uint64_t s
     for (int64_t oy = 0; oy < g.oh; ++oy)
       for (int64_t ox = 0; ox < g.ow; ++ox)
         for (int64_t j = 0; j < cout; ++j) {
-          int64_t acc = 0;
-          for (int64_t ky = 0; ky < g.kh; ++ky)
-            for (int64_t kx = 0; kx < g.kw; ++kx) {
-              int64_t iy = oy * g.sh - g.pad_top + ky * g.dh, ix = ox * g.sw - g.pad_left + kx * g.dw;
-              if (iy < 0 || iy >= g.ih || ix < 0 || ix >= g.iw) continue;
-              for (int64_t c = 0; c < g.cin; ++c)
-                acc += int64_t(xv[((n * g.ih + iy) * g.iw + ix) * g.cin + c] - xzp) *
-                       (wv[j * k + (ky * g.kw + kx) * g.cin + c] - wzp);
-            }
+          int64_t acc = qtest::tap_sum_ref(g, n, oy, ox, [&](int64_t pixel, int64_t tap) {
+            int64_t s = 0;
+            for (int64_t c = 0; c < g.cin; ++c)
+              s += int64_t(xv[pixel * g.cin + c] - xzp) * (wv[j * k + tap * g.cin + c] - wzp);
+            return s;
+          });
           int32_t ref = qtest::requant_ref(acc, cp.bias[j], cp.mult[j], cp.shift[j], j >= split,
                                            yzp, lo, hi);
           bad += out[((n * g.oh + oy) * g.ow + ox) * cout + j] != static_cast<uint8_t>(ref);

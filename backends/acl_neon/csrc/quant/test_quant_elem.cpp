@@ -35,14 +35,9 @@ void check_dw(bool x_signed, ConvGeom g, int64_t mult, int threads, uint64_t see
     for (int64_t oy = 0; oy < g.oh; ++oy)
       for (int64_t ox = 0; ox < g.ow; ++ox)
         for (int64_t oc = 0; oc < C; ++oc) {
-          int64_t acc = 0;
-          for (int64_t ky = 0; ky < g.kh; ++ky)
-            for (int64_t kx = 0; kx < g.kw; ++kx) {
-              int64_t iy = oy * g.sh - g.pad_top + ky * g.dh, ix = ox * g.sw - g.pad_left + kx * g.dw;
-              if (iy < 0 || iy >= g.ih || ix < 0 || ix >= g.iw) continue;
-              acc += int64_t(xv[((n * g.ih + iy) * g.iw + ix) * g.cin + oc / mult] - xzp) *
-                     w[(ky * g.kw + kx) * C + oc];
-            }
+          int64_t acc = qtest::tap_sum_ref(g, n, oy, ox, [&](int64_t pixel, int64_t tap) {
+            return int64_t(xv[pixel * g.cin + oc / mult] - xzp) * w[tap * C + oc];
+          });
           int32_t ref = qtest::requant_ref(acc, cp.bias[oc], cp.mult[oc], cp.shift[oc],
                                            oc >= split, yzp, lo, hi);
           bad += out[((n * g.oh + oy) * g.ow + ox) * C + oc] != static_cast<uint8_t>(ref);
@@ -61,6 +56,7 @@ NEON_TEST(quant_depthwise_geometries) {
   ConvGeom g4{1, 6, 5, 96, 6, 5, 3, 3, 1, 1, 1, 1, 1, 1};     // whole vectors (96 = 6 x 16)
   ConvGeom g5{1, 5, 5, 1, 3, 3, 3, 3, 1, 1, 1, 1, 0, 0};      // one channel
   ConvGeom g6{1, 4, 6, 70, 4, 3, 5, 5, 1, 2, 1, 1, 2, 2};     // 5x5, pad 2, 70 channels
+  ConvGeom g7{1, 3, 4, 300, 3, 4, 3, 3, 1, 1, 1, 1, 1, 1};    // 300 = 256 + 32 + 8 + 4
   for (bool s : {true, false})
     for (int threads : {1, 2}) {
       check_dw(s, g1, 1, threads, 31);
@@ -69,6 +65,7 @@ NEON_TEST(quant_depthwise_geometries) {
       check_dw(s, g4, 1, threads, 34);
       check_dw(s, g5, 1, threads, 35);
       check_dw(s, g6, 1, threads, 36);
+      check_dw(s, g7, 1, threads, 38);
       check_dw(s, g2, 2, threads, 37);
     }
 }

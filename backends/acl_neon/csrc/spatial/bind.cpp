@@ -19,25 +19,13 @@ void require(bool ok, const std::string& what) {
   if (!ok) throw py::value_error(what);
 }
 
-// in_buffer's checks (dtype, C order, size) for arrays that may be read-only (constant
-// weights): bind_util's buffer_of asks for mutable_data(), which read-only arrays refuse.
-template <class T>
-const T* read_buffer(py::array& a, const char* what, int64_t count) {
-  if (!py::isinstance<py::array_t<T>>(a) || !a.dtype().is(py::dtype::of<T>()))
-    throw py::value_error(std::string(what) + ": wrong dtype " + std::string(py::str(a.dtype())));
-  require(a.flags() & py::array::c_style, std::string(what) + ": array is not C-contiguous");
-  require(a.size() >= count, std::string(what) + ": " + std::to_string(a.size()) +
-                                 " elements, needs " + std::to_string(count));
-  return static_cast<const T*>(a.data());
-}
-
 struct DepthwisePlan {
   DepthwiseParams p;
   int64_t in_size, w_size, cout, out_size;
   void run(py::array x, py::array w, py::array bias, py::array y, int threads) {
-    const float* xp = read_buffer<float>(x, "depthwise input", in_size);
-    const float* wp = read_buffer<float>(w, "depthwise filter", w_size);
-    const float* bp = read_buffer<float>(bias, "depthwise bias", cout);
+    const float* xp = in_buffer<float>(x, "depthwise input", in_size);
+    const float* wp = in_buffer<float>(w, "depthwise filter", w_size);
+    const float* bp = in_buffer<float>(bias, "depthwise bias", cout);
     float* yp = out_buffer<float>(y, "depthwise output", out_size);
     py::gil_scoped_release release;
     depthwise_conv_f32(p, xp, wp, bp, yp, threads);
@@ -64,7 +52,7 @@ DepthwisePlan make_depthwise(int n, int h, int w, int cin, int mult, int kh, int
 struct PoolPlan {
   PoolParams p;
   void run(py::array x, py::array y, int threads) {
-    const float* xp = read_buffer<float>(x, "pool input", int64_t{p.n} * p.h * p.w * p.c);
+    const float* xp = in_buffer<float>(x, "pool input", int64_t{p.n} * p.h * p.w * p.c);
     float* yp = out_buffer<float>(y, "pool output", int64_t{p.n} * p.oh * p.ow * p.c);
     py::gil_scoped_release release;
     pool2d_f32(p, xp, yp, threads);
@@ -87,7 +75,7 @@ struct ResizePlan {
   std::vector<int32_t> y0, y1, x0, x1;
   std::vector<float> dy, dx;
   void run(py::array x, py::array y, int threads) {
-    const float* xp = read_buffer<float>(x, "resize input", int64_t{n} * h * w * c);
+    const float* xp = in_buffer<float>(x, "resize input", int64_t{n} * h * w * c);
     float* yp = out_buffer<float>(y, "resize output", int64_t{n} * oh * ow * c);
     ResizeParams p{n, h, w, c, oh, ow, y0.data(), y1.data(), dy.data(),
                    x0.data(), x1.data(), dx.data()};
@@ -97,7 +85,7 @@ struct ResizePlan {
 };
 
 std::vector<int32_t> indices(py::array a, int count, int limit, const char* what) {
-  const int32_t* p = read_buffer<int32_t>(a, what, count);
+  const int32_t* p = in_buffer<int32_t>(a, what, count);
   require(a.size() == count, std::string(what) + ": wrong length");
   std::vector<int32_t> v(p, p + count);
   for (int32_t i : v) require(i >= 0 && i < limit, std::string(what) + ": index out of range");
@@ -105,7 +93,7 @@ std::vector<int32_t> indices(py::array a, int count, int limit, const char* what
 }
 
 std::vector<float> fractions(py::array a, int count, const char* what) {
-  const float* p = read_buffer<float>(a, what, count);
+  const float* p = in_buffer<float>(a, what, count);
   require(a.size() == count, std::string(what) + ": wrong length");
   return std::vector<float>(p, p + count);
 }
@@ -124,17 +112,17 @@ struct InstanceNormPlan {
   InstanceNormParams p;
   void run(py::array x, py::object gamma, py::object beta, py::array y, int threads) {
     const int64_t size = p.n * p.spatial * p.c;
-    const float* xp = read_buffer<float>(x, "instance norm input", size);
+    const float* xp = in_buffer<float>(x, "instance norm input", size);
     const float* gp = nullptr;
     const float* bp = nullptr;
     py::array g, b;
     if (p.gamma_size > 0) {
       g = py::array(gamma);
-      gp = read_buffer<float>(g, "instance norm gamma", p.gamma_size);
+      gp = in_buffer<float>(g, "instance norm gamma", p.gamma_size);
     }
     if (p.beta_size > 0) {
       b = py::array(beta);
-      bp = read_buffer<float>(b, "instance norm beta", p.beta_size);
+      bp = in_buffer<float>(b, "instance norm beta", p.beta_size);
     }
     float* yp = out_buffer<float>(y, "instance norm output", size);
     py::gil_scoped_release release;
@@ -157,7 +145,7 @@ struct LrnPlan {
   int radius;
   float bias, alpha, beta;
   void run(py::array x, py::array y, int threads) {
-    const float* xp = read_buffer<float>(x, "lrn input", pixels * c);
+    const float* xp = in_buffer<float>(x, "lrn input", pixels * c);
     float* yp = out_buffer<float>(y, "lrn output", pixels * c);
     py::gil_scoped_release release;
     local_response_norm_f32(xp, yp, pixels, c, radius, bias, alpha, beta, threads);
@@ -195,7 +183,7 @@ PYBIND11_MODULE(_spatial, m) {
     require(x.size() == y.size(), "l2_normalize: input and output sizes differ");
     require(!(lo > hi), "l2_normalize: activation range is empty");
     const int64_t rows = x.size() / depth;
-    const float* xp = read_buffer<float>(x, "l2 input", rows * depth);
+    const float* xp = in_buffer<float>(x, "l2 input", rows * depth);
     float* yp = out_buffer<float>(y, "l2 output", rows * depth);
     py::gil_scoped_release release;
     l2_normalize_f32(xp, yp, rows, depth, lo, hi, threads);

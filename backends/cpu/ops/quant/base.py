@@ -66,14 +66,14 @@ class QuantKernel(CpuKernel):
             return ok, why
         return cls.outputs_quantized(op, graph)
 
-    @staticmethod
-    def outputs_quantized(op: Operation, graph: Graph) -> tuple[bool, str]:
+    @classmethod
+    def outputs_quantized(cls, op: Operation, graph: Graph) -> tuple[bool, str]:
         """`supports`' check that no int8/uint8/int16 output lacks quantization parameters."""
         for i in op.outputs:
             o = graph.operands[i]
             if o.dtype in Q_DTYPES and o.quant is None:
-                return False, f"cpu quantized {op.type}: output {o.name!r} ({o.dtype}) has no " \
-                              f"quantization parameters"
+                return False, (f"{cls.backend_id} quantized {op.type}: output {o.name!r} "
+                               f"({o.dtype}) has no quantization parameters")
         return True, ""
 
     # ------------------------------------------------------------------ parameters

@@ -52,7 +52,7 @@ class QuantAddSubLayer(qpairtable.TabulatedBinary, QuantKernel):
     @classmethod
     def supports(cls, op, graph):
         if op.subtype not in ("ADD", "SUB"):
-            return False, f"cpu has no quantized {op.subtype} kernel"
+            return False, f"{cls.backend_id} has no quantized {op.subtype} kernel"
         a, b = (graph.operands[i] for i in op.inputs[:2])
         if a.dtype != b.dtype or b.quant is None:
             return False, f"quantized {op.subtype} needs two inputs of the same quantized type"

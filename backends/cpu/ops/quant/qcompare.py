@@ -58,7 +58,7 @@ class QuantComparison(QuantKernel):
     @classmethod
     def supports(cls, op, graph):
         if op.subtype not in COMPARE:
-            return False, f"cpu has no quantized {op.subtype} kernel"
+            return False, f"{cls.backend_id} has no quantized {op.subtype} kernel"
         if len(op.inputs) > 1 and not is_quantized(graph, op.inputs[1]):
             return False, f"quantized {op.subtype} needs both inputs quantized"
         return super().supports(op, graph)

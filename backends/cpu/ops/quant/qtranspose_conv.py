@@ -70,7 +70,8 @@ class QTransposeConvLayer(QuantKernel):
             return False, "TRANSPOSE_CONV needs output_shape, weights and input"
         x = graph.operands[op.inputs[2]]
         if x.dtype not in cls.dtypes:
-            return False, f"cpu quantized TransposeConv supports int8, uint8, int16, not {x.dtype}"
+            return False, (f"{cls.backend_id} quantized TransposeConv supports int8, uint8, "
+                           f"int16, not {x.dtype}")
         return cls.outputs_quantized(op, graph)
 
     # ------------------------------------------------------------------ checks and constants
