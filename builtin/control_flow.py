@@ -14,6 +14,8 @@ import numpy as np
 from ..core.backend import Kernel, host_array
 from ..errors import ExecutionError
 
+DEFAULT_MAX_WHILE_ITERATIONS = 1_000_000    # config max_while_iterations
+
 
 class SubgraphCall(Kernel):
     """Shared by If and While: compiling children, checking signatures, calling them."""
@@ -114,16 +116,23 @@ class WhileLayer(SubgraphCall):
         if len(self.cond.outputs) != 1:
             raise self.fail(f"cond subgraph {self.cond.index} must have one output, it has "
                             f"{len(self.cond.outputs)}")
+        self.max_iterations = int(self.ctx.data.options.get("max_while_iterations",
+                                                            DEFAULT_MAX_WHILE_ITERATIONS))
 
     def run(self) -> None:
         values = [host_array(t) for t in self.inputs]
         fresh = False
-        while True:
+        for _ in range(self.max_iterations + 1):
             (c,) = self.call(self.cond, values)
             if not bool(np.asarray(c).reshape(-1)[0]):
                 break
             values = self.call(self.body, values)
             fresh = True
+        else:
+            op = self.op
+            raise ExecutionError(f"op #{op.index} {op.name}: the loop did not end after "
+                                 f"{self.max_iterations} iterations (config "
+                                 f"max_while_iterations; raise it if the model needs more)")
         self.store(values, fresh)
 
 

@@ -38,12 +38,19 @@ class PermuteLayer(Kernel):
             self.staging = np.empty(src.shape, src.dtype)
             self.run = self._device_to_device
 
-    def _host_to_host(self) -> None:
-        src, dst = self.inputs[0].buffer, self.outputs[0]
+    def _host_out(self, shape) -> np.ndarray:
+        """The host destination's buffer, allocated when unbound (a child subgraph's output
+        that its caller adopts) or shaped otherwise (a dynamic output)."""
+        dst = self.outputs[0]
         out = dst.buffer
-        if out is None or out.shape != src.shape:   # an unbound or dynamic output
-            dst.resize(src.shape)
+        if out is None or out.shape != tuple(shape):
+            dst.resize(tuple(shape))
             out = dst.buffer
+        return out
+
+    def _host_to_host(self) -> None:
+        src = self.inputs[0].buffer
+        out = self._host_out(src.shape)
         if self.convert is None:
             np.copyto(out, src)
         else:
@@ -64,7 +71,8 @@ class PermuteLayer(Kernel):
         self.outputs[0].from_host(self.inputs[0].buffer)
 
     def _device_to_host(self) -> None:
-        self.inputs[0].to_host(self.outputs[0].buffer)
+        src = self.inputs[0]
+        src.to_host(self._host_out(src.shape))
 
     def _device_to_device(self) -> None:
         self.inputs[0].to_host(self.staging)

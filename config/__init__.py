@@ -51,6 +51,7 @@ class Config:
     use_mmaped_data: bool = True
     backend_paths: list[str] = field(default_factory=list)
     max_tensor_bytes: int = 1 << 34
+    max_while_iterations: int = 1_000_000
     sections: dict[str, Any] = field(default_factory=dict)   # backends' own sections
 
 
@@ -209,7 +210,7 @@ def _coerce(key: str, value: Any, where: str) -> Any:
                 isinstance(k, str) and isinstance(v, str) for k, v in value.items()):
             raise _bad(where, key, "a mapping {OpName: backend id}", value)
         return dict(value)
-    if key in ("num_threads", "max_tensor_bytes"):
+    if key in ("num_threads", "max_tensor_bytes", "max_while_iterations"):
         if not (_is_int(value) or isinstance(value, str) and value.strip().isdigit()):
             raise _bad(where, key, "a positive integer", value)
         if int(value) < 1:

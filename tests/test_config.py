@@ -49,6 +49,7 @@ def resolve(cfg=None, env=NO_ENV, **kw):
     ("backend_paths", ["a", "b"], ["a", "b"]),
     ("backend_paths", "a", ["a"]),
     ("max_tensor_bytes", 1024, 1024),
+    ("max_while_iterations", "10", 10),
 ])
 def test_key_accepted(key, value, expected):
     assert getattr(resolve({key: value}), key) == expected
@@ -74,6 +75,7 @@ def test_key_accepted(key, value, expected):
     ("use_mmaped_data", "maybe", "a boolean"),
     ("backend_paths", {"a": 1}, "a list of directories"),
     ("max_tensor_bytes", "lots", "a positive integer"),
+    ("max_while_iterations", "many", "a positive integer"),
     ("opencl", "gpu", "a mapping with keys platform, device, cache_dir"),
     ("opencl", {"device": [0]}, "opencl.device has an invalid value [0]: expected a string or an integer, not list"),
 ])

@@ -189,3 +189,27 @@ def test_keras_lstm_under_other_executors(executor: str) -> None:
     tokens = RNG.integers(0, 1000, (1, 64)).astype(np.int32)
     assert all(np.array_equal(a, b) for a, b in zip(run(path, [tokens]),
                                                     run(path, [tokens], executor=executor)))
+
+
+def test_while_iteration_bound() -> None:
+    """config max_while_iterations: a loop may run exactly that many iterations; one that
+    needs more (or never ends: x = 0 doubles to 0 forever) is an ExecutionError naming it."""
+    data = cf_models.while_until_model(100.0)
+    ones = np.ones((2, 2), np.float32)                 # sum 4 -> 8 ... -> 128: 5 iterations
+    with onert_py.Session(data, backends="cpu", config={"max_while_iterations": 5}) as s:
+        np.testing.assert_array_equal(s.run(ones)[0], ones * 32)
+        with pytest.raises(onert_py.ExecutionError, match="max_while_iterations") as e:
+            s.run(np.zeros((2, 2), np.float32))
+        assert "WHILE" in str(e.value) and "after 5 iterations" in str(e.value)
+    with onert_py.Session(data, backends="cpu", config={"max_while_iterations": 4}) as s:
+        with pytest.raises(onert_py.ExecutionError, match="after 4 iterations"):
+            s.run(ones)
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_children_with_device_tensors(case: str, cl_ready) -> None:
+    """acl_cl (device tensors) in the branches and bodies: child outputs the caller adopts
+    come back from the device through Permute."""
+    build, make_inputs = CASES[case]
+    model, inputs = build(), make_inputs()
+    assert_same(run(model, inputs, backends="acl_cl;cpu"), tflite_run(model, inputs), 1e-5, 1e-5)

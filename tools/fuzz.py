@@ -72,10 +72,7 @@ def _extension(data: bytes) -> str:
 
 def save_finding(save_dir: str, name: str, mutation: Mutation, result: dict, seed: int,
                  index: int) -> str:
-    """Write the input and a sidecar .txt; returns the model file's path. While loops that
-    never end go to known_unfixed/ (they need an iteration bound in builtin While)."""
-    if result.get("finding") == "hang_while_loop":
-        save_dir = os.path.join(save_dir, "known_unfixed")
+    """Write the input and a sidecar .txt; returns the model file's path."""
     os.makedirs(save_dir, exist_ok=True)
     digest = hashlib.sha1(mutation.data).hexdigest()[:12]
     path = os.path.join(save_dir, f"{mutation.kind}-{digest}{_extension(mutation.data)}")
@@ -111,11 +108,8 @@ def fuzz(seconds: float, seed: int = 0, extra_seed_dir: str | None = None, *,
         while time.monotonic() < deadline and (max_cases is None or index - start < max_cases):
             name, mutation = make_case(seeds, seed, index, kinds)
             result = worker.run(mutation.data, max_tensor_bytes, timeout)
-            if result.get("finding") == "hang":
-                if result.get("while_loop"):        # the model's While never ends
-                    result["finding"] = "hang_while_loop"
-                else:                               # confirm with twice the time
-                    result = worker.run(mutation.data, max_tensor_bytes, 2 * timeout)
+            if result.get("finding") == "hang":     # confirm with twice the time
+                result = worker.run(mutation.data, max_tensor_bytes, 2 * timeout)
             outcome = result["status"] if result["status"] == "ok" else (
                 result.get("error") if result["status"] == "refused" else result["finding"])
             if result.get("internal"):

@@ -150,7 +150,8 @@ class Compiler:
         c = self.config
         return {"memory_planner": c.memory_planner, "num_threads": c.num_threads,
                 "executor": c.executor,
-                "max_tensor_bytes": c.max_tensor_bytes, **c.sections}
+                "max_tensor_bytes": c.max_tensor_bytes,
+                "max_while_iterations": c.max_while_iterations, **c.sections}
 
     def compile_subgraph(self, sg: int, input_shapes: dict[int, tuple[int, ...]] | None = None
                          ) -> CompiledSubgraph:
