@@ -28,6 +28,11 @@ def _subgraph(compiler, compiled) -> list[str]:
         lines.append(f"{oi:>5}  {op.name:<28} {a.backend:<10} {a.rule}")
         for bid, why in a.refusals.items():
             lines.append(f"{'':>5}  {'':<28} {'':<10}   {bid} refused: {why}")
+    folded = compiler.folded.get(compiled.index, [])
+    if folded:
+        lines.append(f"constants folded at compile time: {len(folded)} ("
+                     + ", ".join(f"#{f.op} {f.name} -> tensor #{f.operand}" for f in folded[:6])
+                     + (", ..." if len(folded) > 6 else "") + ")")
     lines.append(f"permutes inserted: {len(lowered.permutes)}")
     for pi in lowered.permutes:
         op = g.operations[pi]

@@ -11,6 +11,7 @@ from ..backend import Backend, BackendContext, ContextData
 from ..exec import EXECUTORS, Step, Tracer
 from ..ir import Model
 from .backend_manager import manager
+from .constant_folding import fold_constants
 from .lowering import BUILTIN, LoweredGraph, lower
 from .scheduler import Assignment, Rules, assign
 from .shape_inference import Dynamic, infer_shapes
@@ -88,6 +89,7 @@ class Compiler:
             rules = Rules(config.op_backend_allops, dict(config.op_backend),
                           dict(config.op_backend_map))
             self._check_rules(rules)
+            self.folded = fold_constants(model)
             self.order = [b for b in self.requested if b in self.backends]
             self.assignment: dict[tuple[int, int], Assignment] = assign(
                 model, self.backends, self.order, rules)
