@@ -8,8 +8,8 @@ from typing import Callable
 
 import numpy as np
 
-import onert_py
 from onert_py.model_builder import ModelBuilder
+from op_harness import open_session
 
 Compare = Callable[[list, list, str], None]     # (got outputs, expected outputs, label)
 
@@ -53,14 +53,16 @@ def kernel_names(session) -> set[str]:
 def check_stateful(model: bytes, runs: list[list[np.ndarray]], compare: Compare,
                    expected: list[list[np.ndarray]] | None = None,
                    picked: Callable[[set[str]], bool] | None = None,
-                   distinct: bool = True) -> list[list[np.ndarray]]:
-    """Runs 1..n in one session match `expected` (default: the interpreter's consecutive
-    invocations) by `compare`; after a reset, run 1 again does. `picked(kernel names)` must hold
+                   distinct: bool = True, backends="cpu") -> list[list[np.ndarray]]:
+    """Runs 1..n in one session on `backends` (op_harness.open_session: a single non-cpu
+    backend gets cpu behind it, skipped when it runs none of the ops) match `expected`
+    (default: the interpreter's consecutive invocations) by `compare`; after a reset, run 1
+    again does. `picked(kernel names)` must hold
     for the session's kernels when given; with `distinct`, the expected answers of runs 1 and 2
     must differ (else the runs do not tell state apart). Returns the expected outputs."""
     if expected is None:
         expected = tflite_runs(model, runs)
-    session = onert_py.Session(model, backends="cpu")
+    session = open_session(model, backends)
     if picked is not None:
         names = kernel_names(session)
         assert picked(names), f"the expected kernel was not picked: {sorted(names)}"

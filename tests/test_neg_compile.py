@@ -33,6 +33,13 @@ def relu_then(op: str) -> tuple[bytes, str]:
         y, hits = b.add_tensor("y", (2, 2)), b.add_tensor("hits", (2,), "uint8")
         b.add_op("HASHTABLE_LOOKUP", [lookups, keys, r], [y, hits])
         outs, ir_type = [y, hits], "HashtableLookup"
+    elif op == "STABLEHLO_ABS":
+        x = b.add_input("x", (4,))
+        r = b.add_tensor("r", (4,))
+        b.add_op("RELU", [x], [r])
+        y = b.add_tensor("y", (4,))
+        b.add_op("STABLEHLO_ABS", [r], [y])
+        outs, ir_type = [y], "StablehloAbs"
     else:
         raise ValueError(op)
     for o in outs:
@@ -42,7 +49,7 @@ def relu_then(op: str) -> tuple[bytes, str]:
 
 def unsupported_model() -> tuple[bytes, str, str]:
     """A model whose op 1 the cpu backend has no kernel for: (model, builtin, IR type)."""
-    for op in ("UNIQUE", "HASHTABLE_LOOKUP"):
+    for op in ("UNIQUE", "HASHTABLE_LOOKUP", "STABLEHLO_ABS"):
         model, ir_type = relu_then(op)
         if ir_type not in kernels.keys():
             return model, op, ir_type

@@ -83,3 +83,26 @@ def test_destroy_called_when_last_session_closes(monkeypatch):
     assert destroyed["count"] == start
     b.close()
     assert destroyed["count"] == start + 1
+
+
+def test_session_closed_while_a_backend_loads_does_not_deadlock(monkeypatch):
+    """A Session collected while another is loading backends (its __del__ releases backends
+    on the loading thread) must not wait for the manager's lock forever."""
+    import sys
+    import threading
+    monkeypatch.setenv("ONERT_BACKEND_PATH", PLUGINS)
+    model = conv_add_relu_model()
+    if PLUGINS not in sys.path:
+        sys.path.append(PLUGINS)
+    import gcclose_state as plugin
+    plugin.SESSION["s"] = onert_py.Session(model, backends="cpu")
+    users = manager.users("cpu")
+    done: list = []
+    t = threading.Thread(target=lambda: done.append(
+        onert_py.Session(model, backends="gcclose;cpu").run(np.zeros((1, 6, 6, 3), np.float32))),
+        daemon=True)
+    t.start()
+    t.join(60)
+    assert not t.is_alive(), "deadlock: the manager's lock was taken again on the same thread"
+    assert done and plugin.SESSION["s"] is None
+    assert manager.users("cpu") <= users

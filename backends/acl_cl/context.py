@@ -1,4 +1,5 @@
-"""The acl_cl BackendContext: device tensors in one planned allocation, OpenCL kernels."""
+"""The acl_cl BackendContext: device tensors in one planned allocation (variable tensors, the
+recurrent state that outlives a run, and constants in buffers of their own), OpenCL kernels."""
 from __future__ import annotations
 
 from ...core.backend import HostBackendContext
@@ -29,7 +30,9 @@ class ClContext(HostBackendContext):
                 raise CompileError(f"acl_cl: tensor #{idx} {operand.name!r} of shape "
                                    f"{operand.shape} {why}")
             t = ClTensor(operand, rt)
-            if operand.is_constant:
+            if operand.is_variable:
+                t.allocate_variable()
+            elif operand.is_constant:
                 t.upload_constant()
             else:
                 first, last = spans.get(idx, (0, 0))

@@ -15,6 +15,7 @@ class ClTensor(ITensor):
         self._buffer = None
         self.offset: int | None = None
         self.data = operand.data if operand.is_constant else None   # host copy of constants
+        self.operand = operand
 
     @property
     def buffer(self):
@@ -34,6 +35,18 @@ class ClTensor(ITensor):
         if host.nbytes == 0:
             host = np.zeros(1, self.dtype)
         self._buffer = self.runtime.buffer(host.nbytes, host)
+
+    def allocate_variable(self) -> None:
+        """A buffer of its own holding the initial value (state kept from run to run)."""
+        self._buffer = self.runtime.buffer(max(self.nbytes, 4))
+        self.reset_variable()
+
+    def reset_variable(self) -> None:
+        """Back to the initial value: the model's data, or zeros / the int8 zero point."""
+        from ...core.backend.state import fill_initial
+        host = np.empty(self.shape, self.dtype)
+        fill_initial(host, self.operand)
+        self.from_host(host)
 
     def to_host(self, out: np.ndarray) -> None:
         """Copy into `out` (blocking: this is where the executor waits for the device)."""

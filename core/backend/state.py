@@ -34,7 +34,11 @@ def reset_variables(compiled_subgraphs: Iterable) -> int:
                 if operand is None or not operand.is_variable:
                     continue
                 buf = t.buffer
-                if not isinstance(buf, np.ndarray):
+                if not isinstance(buf, np.ndarray):         # a device tensor resets itself
+                    reset = getattr(t, "reset_variable", None)
+                    if reset is not None:
+                        reset()
+                        count += 1
                     continue
                 fill_initial(buf, operand)
                 count += 1

@@ -26,7 +26,10 @@ class BackendManager:
     """Process-wide registry of loaded backends, with the reason each failed one failed."""
 
     def __init__(self) -> None:
-        self._lock = threading.Lock()
+        # re-entrant: loading a backend imports modules, and the garbage collection that an
+        # import may trigger can close a forgotten Session (Session.__del__), which releases
+        # its backends on this same thread while the lock is held
+        self._lock = threading.RLock()
         self._loaded: dict[str, tuple[Backend, ModuleType]] = {}
         self._users: dict[str, int] = {}
         self.failures: dict[str, str] = {}

@@ -101,6 +101,12 @@ def _embedding_lookup(op, shapes, v):
     return [(int(np.prod(shapes[0])),) + tuple(shapes[1][1:])]
 
 
+@rule("HashtableLookup")
+def _hashtable_lookup(op, shapes, v):
+    """(lookups[N], keys[K], values[K, ...]) -> (values[N, ...], hits[N])."""
+    return [(shapes[0][0],) + tuple(shapes[2][1:]), (shapes[0][0],)]
+
+
 @rule("MatrixDiag")
 def _matrix_diag(op, shapes, v):
     return [tuple(shapes[0]) + (shapes[0][-1],)]

@@ -24,12 +24,12 @@ MODELS_DIR = os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared",
 
 
 def check_stateful(model: bytes, runs: list[list[np.ndarray]], tol=TOL,
-                   expected: list[list[np.ndarray]] | None = None) -> None:
+                   expected: list[list[np.ndarray]] | None = None, backend="cpu") -> None:
     """Runs 1..n in one session match the interpreter's (or `expected`, computed by the
     interpreter from an equivalent model where it gets this form wrong); after a reset, run 1
     again does."""
     rnn_harness.check_stateful(model, runs, lambda got, exp, label: assert_outputs(
-        got, exp, **tol, label=label), expected=expected)
+        got, exp, **tol, label=label), expected=expected, backends=backend)
 
 
 class Lstm:
@@ -145,36 +145,36 @@ VARIANTS = {
 
 @pytest.mark.parametrize("time_major", [False, True])
 @pytest.mark.parametrize("variant", list(VARIANTS))
-def test_unidirectional_sequence_lstm(rng, variant, time_major):
+def test_unidirectional_sequence_lstm(backend, rng, variant, time_major):
     cell = Lstm(rng, 3, 5, **VARIANTS[variant])
     shape = (4, 2, 3)
     model = cell.sequence(shape, time_major=time_major, fused_activation_function="TANH")
-    check_stateful(model, seq_runs(rng, shape))
+    check_stateful(model, seq_runs(rng, shape), backend=backend)
 
 
 @pytest.mark.parametrize("opts", [
     {"cell_clip": 0.3}, {"proj_clip": 0.2}, {"fused_activation_function": "RELU"},
     {"fused_activation_function": "NONE"}, {"fused_activation_function": "RELU6"}])
-def test_unidirectional_sequence_lstm_options(rng, opts):
+def test_unidirectional_sequence_lstm_options(backend, rng, opts):
     proj = "proj_clip" in opts
     cell = Lstm(rng, 3, 5, projection=proj, n_output=4, scale=1.5)
     shape = (2, 5, 3)
     model = cell.sequence(shape, **{"fused_activation_function": "TANH", **opts})
-    check_stateful(model, seq_runs(rng, shape))
+    check_stateful(model, seq_runs(rng, shape), backend=backend)
 
 
 @pytest.mark.parametrize("variant", list(VARIANTS))
-def test_lstm(rng, variant):
+def test_lstm(backend, rng, variant):
     cell = Lstm(rng, 4, 6, **VARIANTS[variant])
     model = cell.single(3, layer_norm_inputs=True, fused_activation_function="TANH",
                         cell_clip=2.0)
-    check_stateful(model, seq_runs(rng, (3, 4), n=3))
+    check_stateful(model, seq_runs(rng, (3, 4), n=3), backend=backend)
 
 
-def test_lstm_20_inputs(rng):
+def test_lstm_20_inputs(backend, rng):
     cell = Lstm(rng, 4, 6, peephole=True)
     model = cell.single(2, layer_norm_inputs=False, fused_activation_function="TANH")
-    check_stateful(model, seq_runs(rng, (2, 4)))
+    check_stateful(model, seq_runs(rng, (2, 4)), backend=backend)
 
 
 @pytest.mark.parametrize("aux", ["none", "cross", "weights"])
@@ -213,16 +213,17 @@ def rnn_weights(rng, mb, p, units, n_input):
 
 
 @pytest.mark.parametrize("act", ["TANH", "RELU", "NONE", "RELU_N1_TO_1"])
-def test_rnn(rng, act):
-    check_stateful(rnn_harness.rnn_model(rng, rnn_weights, act), seq_runs(rng, (2, 3), n=3))
+def test_rnn(backend, rng, act):
+    check_stateful(rnn_harness.rnn_model(rng, rnn_weights, act), seq_runs(rng, (2, 3), n=3),
+                   backend=backend)
 
 
 @pytest.mark.parametrize("act", ["TANH", "RELU"])
 @pytest.mark.parametrize("time_major", [False, True])
-def test_unidirectional_sequence_rnn(rng, time_major, act):
+def test_unidirectional_sequence_rnn(backend, rng, time_major, act):
     shape = (3, 2, 4)
     model = rnn_harness.seq_rnn_model(rng, rnn_weights, shape, time_major, act)
-    check_stateful(model, seq_runs(rng, shape))
+    check_stateful(model, seq_runs(rng, shape), backend=backend)
 
 
 def bidi_rnn_model(seed, shape, time_major, merge, aux):
@@ -284,7 +285,7 @@ def test_svdf(rng, rank, act, bias):
 
 
 # ---- the shared real model ---------------------------------------------------------------------
-def test_lstm_text_fused_matches_interpreter():
+def test_lstm_text_fused_matches_interpreter(backend):
     path = os.path.join(MODELS_DIR, "lstm_text_fused.tflite")
     if not os.path.exists(path):
         pytest.skip(f"{path} not present (the shared models folder is outside the repo)")
@@ -295,4 +296,4 @@ def test_lstm_text_fused_matches_interpreter():
     rng = np.random.default_rng(0)
     runs = [[rng.integers(0, 32, info.shape).astype(info.dtype)] for _ in range(2)]
     session.close()
-    check_stateful(model, runs)
+    check_stateful(model, runs, backend=backend)

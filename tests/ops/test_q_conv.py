@@ -110,6 +110,8 @@ def test_depthwise_conv2d(form, case):
     ("CONV_2D", (1, 5, 5, 16), (8, 1, 1, 16), 1),
     ("DEPTHWISE_CONV_2D", (1, 6, 7, 21), (1, 3, 3, 21), 1),
     ("DEPTHWISE_CONV_2D", (1, 5, 4, 3), (1, 3, 3, 12), 4),
+    ("DEPTHWISE_CONV_2D", (1, 7, 6, 24), (1, 3, 3, 24), 1),   # int8: no scalar-tail channels
+    ("CONV_2D", (1, 9, 10, 8), (40, 1, 1, 8), 1),
 ])
 @pytest.mark.parametrize("seed", [0, 1])
 def test_rounding_ties(form, op, xs, ws, mult, seed):

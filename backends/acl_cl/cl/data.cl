@@ -1,9 +1,13 @@
-// Data movement and reductions (float32). meta arrays describe up to 6 dimensions.
+// Data movement (elements of type T: -DT=uchar/ushort/uint/ulong copies any type by its
+// size; float by default) and reductions (float32). meta arrays describe up to 6 dimensions.
+#ifndef T
+#define T float
+#endif
 
 // Gather by strides: out index -> input index per dim (i = o + start[d]); outside [0, in_dim)
 // gives `fill` (Pad); Transpose passes permuted strides. meta: dims, strides, start, in_dims.
-__kernel void gather_nd6(__global const float *x, __global float *y, __constant int *meta,
-                         float fill, int n) {
+__kernel void gather_nd6(__global const T *x, __global T *y, __constant int *meta,
+                         T fill, int n) {
   int i = get_global_id(0);
   if (i >= n) return;
   int r = i, off = 0, inside = 1;
@@ -20,7 +24,7 @@ __kernel void gather_nd6(__global const float *x, __global float *y, __constant 
 
 // Copy `rows` rows of `cols` floats into a destination with rows `dst_cols` long, from column
 // `dst_col` (one input of a Concat).
-__kernel void copy_rows(__global const float *x, __global float *y, int cols, int dst_cols,
+__kernel void copy_rows(__global const T *x, __global T *y, int cols, int dst_cols,
                         int dst_col, int n) {
   int i = get_global_id(0);
   if (i >= n) return;

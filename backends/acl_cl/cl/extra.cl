@@ -18,13 +18,13 @@ __kernel void take_table(__global const T *x, __global T *y, __global const int 
 }
 
 // out[o, j, k] = x[o, idx[j], k]; an index outside [0, limit) writes 0 and sets err[0].
-__kernel void gather_axis(__global const T *x, __global const int *idx, __global T *y,
+__kernel void gather_axis(__global const T *x, __global const IDX *idx, __global T *y,
                           __global int *err, int limit, int nidx, int inner, int n) {
   int i = get_global_id(0);
   if (i >= n) return;
   int k = i % inner, t = i / inner;
   int j = t % nidx, o = t / nidx;
-  int s = idx[j];
+  long s = idx[j];
   if (s < 0 || s >= limit) {
     err[0] = 1;
     y[i] = (T)0;

@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 from . import conv, data_movement, elementwise, movement, norm, quant_fc, reduce, select
-from . import quant_binary, quant_conv, quant_move
+from . import quant_binary, quant_conv, quant_move, recurrent
 from .common import kernels
 
 __all__ = ["kernels", "conv", "data_movement", "elementwise", "reduce", "movement", "norm",
-           "quant_fc", "quant_binary", "quant_conv", "quant_move", "select"]
+           "quant_fc", "quant_binary", "quant_conv", "quant_move", "recurrent", "select"]

@@ -26,6 +26,7 @@ class ClKernel(Kernel):
 
     params_at: tuple[int, ...] = ()
     index_at: tuple[int, ...] = ()          # inputs of int32 indices (computed or constant)
+    index_types: frozenset = frozenset({np.dtype(np.int32)})
     in_types: frozenset = frozenset({F32})
     out_types: frozenset = frozenset({F32})
     max_rank = MAX_RANK
@@ -41,7 +42,7 @@ class ClKernel(Kernel):
                     return False, (f"acl_cl {op.type} needs input {pos} as a constant int32 "
                                    f"tensor (got {'a computed' if not o.is_constant else o.type_name})")
                 continue
-            types = INDEX if pos in cls.index_at else cls.in_types
+            types = cls.index_types if pos in cls.index_at else cls.in_types
             ok, why = cls._check_operand(op, o, f"input {pos}", types)
             if not ok:
                 return ok, why
@@ -130,6 +131,60 @@ class ClKernel(Kernel):
 
     def param_values(self, i: int) -> list[int]:
         return [int(v) for v in np.asarray(self.inputs[i].data).reshape(-1)]
+
+
+DATA = frozenset(np.dtype(t) for t in (np.float32, np.int32, np.int64, np.int16, np.uint8,
+                                       np.int8, np.bool_))
+_BYTES = {1: ("uchar", np.uint8), 2: ("ushort", np.uint16), 4: ("uint", np.uint32),
+          8: ("ulong", np.uint64)}
+
+
+class ByteKernel(ClKernel):
+    """A data-movement kernel that copies elements as bytes (an unsigned type of the element's
+    size), so one kernel serves float32, int32, int64, int16, int8, uint8 and bool. The data
+    tensors (every input but parameters and indices, and the outputs) must share one type;
+    8-bit quantized ones must share one scale and zero point (bytes are not requantized)."""
+
+    in_types = out_types = DATA
+
+    @classmethod
+    def supports(cls, op: Operation, graph: Graph) -> tuple[bool, str]:
+        ok, why = super().supports(op, graph)
+        if not ok:
+            return ok, why
+        data = [graph.operands[i] for p, i in enumerate(op.inputs)
+                if i >= 0 and p not in cls.params_at and p not in cls.index_at]
+        data += [graph.operands[i] for i in op.outputs if i >= 0]
+        ref = data[-1]
+        for o in data:
+            if o.dtype != ref.dtype:
+                return False, (f"acl_cl {op.type} copies elements: tensor #{o.index} is "
+                               f"{o.type_name}, the output {ref.type_name}")
+            if bool(o.is_quantized) != bool(ref.is_quantized) or (
+                    o.is_quantized and not (
+                        np.array_equal(np.asarray(o.quant.scale, np.float32),
+                                       np.asarray(ref.quant.scale, np.float32))
+                        and np.array_equal(o.quant.zero_point, ref.quant.zero_point))):
+                return False, (f"acl_cl {op.type} copies elements: tensor #{o.index} needs the "
+                               f"output's scale and zero point")
+        return True, ""
+
+    @staticmethod
+    def type_opts(dtype) -> str:
+        """Build options naming the unsigned OpenCL type of `dtype`'s element size."""
+        return f"-DT={_BYTES[np.dtype(dtype).itemsize][0]}"
+
+    @staticmethod
+    def raw(value, dtype):
+        """`value` in `dtype`, as the unsigned scalar of the same bits (a kernel argument)."""
+        size = np.dtype(dtype).itemsize
+        return np.array(value, dtype).reshape(-1)[:1].view(_BYTES[size][1])[0]
+
+    def zero_of(self, t) -> float:
+        """The padding value of a tensor: 0, or its zero point when quantized."""
+        if t.quant is not None and np.dtype(t.dtype).kind in "iu" and len(t.quant.zero_point):
+            return int(np.asarray(t.quant.zero_point).reshape(-1)[0])
+        return 0
 
 
 def clamp_of(op) -> tuple[np.float32, np.float32]:

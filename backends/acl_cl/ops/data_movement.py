@@ -1,9 +1,10 @@
-"""Reshape / Squeeze / ExpandDims (a device copy), Concat, Pad / PadV2, Transpose."""
+"""Reshape / Squeeze / ExpandDims (a device copy), Concat, Pad / PadV2, Transpose: byte copies
+of any element type (ByteKernel)."""
 from __future__ import annotations
 
 import numpy as np
 
-from .common import ClKernel, check_act, register, strides_of
+from .common import ByteKernel, check_act, register, strides_of
 
 
 def gather_meta(out_shape, in_strides, starts, in_dims) -> np.ndarray:
@@ -13,18 +14,20 @@ def gather_meta(out_shape, in_strides, starts, in_dims) -> np.ndarray:
                     + [0] * pad + list(starts) + [1] * pad + list(in_dims), np.int32)
 
 
-class GatherBase(ClKernel):
-    fill = 0.0
+class GatherBase(ByteKernel):
+    fill = None         # None: 0, or the output's zero point when quantized
 
     def gather(self, meta: np.ndarray) -> None:
         x, y = self.inputs[0], self.outputs[0]
         self.meta = self.const_buffer(meta)
-        self.launch(self.kernel("data.cl", "gather_nd6"), (y.size,), None, x.buffer, y.buffer,
-                    self.meta, np.float32(self.fill), np.int32(y.size))
+        fill = self.zero_of(y) if self.fill is None else self.fill
+        self.launch(self.kernel("data.cl", "gather_nd6", self.type_opts(y.dtype)), (y.size,),
+                    None, x.buffer, y.buffer, self.meta, self.raw(fill, y.dtype),
+                    np.int32(y.size))
 
 
 @register("Reshape", "Squeeze", "ExpandDims")
-class ReshapeLayer(ClKernel):
+class ReshapeLayer(ByteKernel):
     """A copy between the two planned buffers (they may not alias: lifetimes differ)."""
     params_at = (1,)
 
@@ -35,14 +38,15 @@ class ReshapeLayer(ClKernel):
         self.copy(x.buffer, y.buffer, y.nbytes)
 
 
-class RowCopy(ClKernel):
+class RowCopy(ByteKernel):
     def copy_parts(self, parts, dst_cols: int) -> None:
         """Each (tensor, cols) of `parts`: its rows of `cols` into the output's rows of
         `dst_cols`, side by side (data.cl copy_rows)."""
         y, col = self.outputs[0], 0
         for t, cols in parts:
             if t.size:
-                self.launch(self.kernel("data.cl", "copy_rows"), (t.size,), None, t.buffer,
+                self.launch(self.kernel("data.cl", "copy_rows", self.type_opts(y.dtype)),
+                            (t.size,), None, t.buffer,
                             y.buffer, np.int32(cols), np.int32(dst_cols), np.int32(col),
                             np.int32(t.size))
             col += cols
@@ -75,7 +79,7 @@ class PadLayer(GatherBase):
         x, y = self.inputs[0], self.outputs[0]
         pads = np.asarray(self.inputs[1].data).reshape(-1, 2)
         if len(self.inputs) > 2 and self.inputs[2] is not None:
-            self.fill = float(np.asarray(self.inputs[2].data).reshape(-1)[0])
+            self.fill = np.asarray(self.inputs[2].data).reshape(-1)[0]
         self.gather(gather_meta(y.shape, strides_of(x.shape), [-int(p) for p in pads[:, 0]],
                                 x.shape))
 

@@ -2,23 +2,22 @@
 Split, SplitV, Unpack, Reverse, DepthToSpace, SpaceToDepth, SpaceToBatchND, BatchToSpaceND,
 ResizeNearestNeighbor), the source element of every output element is computed once on the
 host, by the cpu backend's NumPy expressions applied to an array of element numbers, and one
-`take_table` kernel per output gathers by it (-1 marks padding, filled with zero). Pack runs
-as a Concat of its inputs. Semantics and bounds follow backends/cpu/ops (the same helpers)."""
+`take_table` kernel per output gathers by it (-1 marks padding, filled with zero or the zero
+point). Pack runs as a Concat of its inputs. Any element type (ByteKernel); Tile too. Semantics and bounds follow backends/cpu/ops (the same helpers)."""
 from __future__ import annotations
 
 import numpy as np
 
 from ....core.compiler.shape_rules_more import split_sizes, strided_slice_plan
 from ...cpu.ops.misc_ops import batch_to_space, check_block, space_to_batch
-from .common import ClKernel, register
+from .common import ByteKernel, register
 from .data_movement import RowCopy
 
 
-class TableLayer(ClKernel):
+class TableLayer(ByteKernel):
     """Subclasses give `tables(src)`: one index array per output, shaped like that output."""
 
     data = 0
-    fill = 0.0
 
     def tables(self, src: np.ndarray) -> list[np.ndarray]:
         raise NotImplementedError
@@ -39,8 +38,9 @@ class TableLayer(ClKernel):
                 continue
             buf = self.const_buffer(t.astype(np.int32).reshape(-1))
             self.tables_.append(buf)
-            self.launch(self.kernel("extra.cl", "take_table"), (y.size,), None, x.buffer,
-                        y.buffer, buf, np.float32(self.fill), np.int32(y.size))
+            self.launch(self.kernel("extra.cl", "take_table", self.type_opts(y.dtype)),
+                        (y.size,), None, x.buffer, y.buffer, buf,
+                        self.raw(self.zero_of(y), y.dtype), np.int32(y.size))
 
     def value(self, i: int) -> list[int]:
         return self.param_values(i)
@@ -186,6 +186,17 @@ class ResizeNearestNeighborLayer(SpatialLayer):
                 idx += (s - idx) >= 0.5
             return np.minimum(idx.astype(np.int64), i - 1)
         return [src[:, index(oh, h)][:, :, index(ow, w)]]
+
+
+@register("Tile")
+class TileLayer(TableLayer):
+    params_at = (1,)
+
+    def tables(self, src):
+        reps = self.value(1)
+        if len(reps) != src.ndim or any(r < 0 for r in reps):
+            raise ValueError(f"multiples {reps} do not fit an input of rank {src.ndim}")
+        return [np.tile(src, reps)]
 
 
 @register("Pack")

@@ -77,7 +77,7 @@ SELECTORS: list = []      # select(op, graph) -> class | None of each quantized 
 
 def _select(op, graph):
     """The quantized kernel class for an op on 8-bit operands (None: the registered one)."""
-    if op.inputs and op.inputs[0] >= 0 and graph.operands[op.inputs[0]].dtype in Q8:
+    if op.inputs and op.inputs[0] >= 0 and quantized(graph.operands[op.inputs[0]]):
         for sel in SELECTORS:
             cls = sel(op, graph)
             if cls is not None:

@@ -8,12 +8,13 @@ from __future__ import annotations
 import numpy as np
 
 from ....errors import ExecutionError
-from .common import BOOL, F32, INDEX, ClKernel, bcast_meta, register
+from .common import BOOL, F32, INDEX, ByteKernel, ClKernel, bcast_meta, register
 
 I64 = np.dtype(np.int64)
+IDX_TYPE = {np.dtype(np.int16): "short", np.dtype(np.int32): "int", I64: "long"}
 
 
-class IndexCheck(ClKernel):
+class IndexCheck(ByteKernel):
     """Adds the out-of-range flag: cleared before, read after the kernel (computed indices)."""
 
     def checked_gather(self, x, idx, y, limit: int, nidx: int, inner: int) -> None:
@@ -25,7 +26,9 @@ class IndexCheck(ClKernel):
         if computed:
             self.launches.append(lambda: cl.enqueue_fill_buffer(self.rt.queue, self.err,
                                                                 np.int32(0), 0, 4))
-        self.launch(self.kernel("extra.cl", "gather_axis"), (y.size,), None, x.buffer,
+        opts = f"{self.type_opts(y.dtype)} -DIDX={IDX_TYPE[np.dtype(idx.dtype)]}"
+        self.launch(self.kernel("extra.cl", "gather_axis", opts), (y.size,),
+                    None, x.buffer,
                     idx.buffer, y.buffer, self.err, np.int32(limit), np.int32(nidx),
                     np.int32(inner), np.int32(y.size))
         if computed:
@@ -47,7 +50,9 @@ class IndexCheck(ClKernel):
 
 @register("Gather")
 class GatherLayer(IndexCheck):
+    """Indices int16, int32 or int64 (as TFLite's Gather)."""
     index_at = (1,)
+    index_types = frozenset(IDX_TYPE)
 
     @classmethod
     def check_params(cls, op, graph):

@@ -11,6 +11,7 @@ from . import transpose_conv  # noqa: F401,E402
 from . import circle_ops  # noqa: F401,E402
 from . import hybrid  # noqa: F401,E402
 from . import custom  # noqa: F401,E402
+from . import hashtable_lookup  # noqa: F401,E402
 from .common import kernels
 from .hybrid import hybrid_kernel_for
 from .quant import quant_kernel_for

@@ -29,8 +29,12 @@ void run_tiles(int64_t M, const PackedB& b, float* c, int64_t ldc, float lo, flo
   const int64_t K = b.K, N = b.N;
   const int64_t mtiles = (M + tk.mr - 1) / tk.mr;
   const int64_t cblocks = (N + kColBlock - 1) / kColBlock;
-  const int64_t flops_per_task = 2 * tk.mr * kColBlock * K;
-  const int64_t grain = flops_per_task >= 200000 ? 1 : 200000 / flops_per_task;
+  // a thread's share must be worth a fork/join (and, on a busy machine, waiting for a core):
+  // at least kMinFlops of real work (a 1-row FC tile does 1/mr of a full tile's)
+  constexpr int64_t kMinFlops = 400000;
+  const int64_t tile_rows = M < tk.mr ? M : tk.mr;
+  const int64_t flops_per_task = 2 * tile_rows * kColBlock * K;
+  const int64_t grain = flops_per_task >= kMinFlops ? 1 : kMinFlops / flops_per_task;
   parallel_range(threads, mtiles * cblocks, grain, [&](int64_t tb, int64_t te) {
     std::vector<float> scratch(scratch_needed ? static_cast<size_t>(tk.mr * K) : 0);
     int64_t last_mt = -1;

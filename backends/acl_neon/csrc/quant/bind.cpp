@@ -40,6 +40,7 @@ ConvGeom geom_of(const std::vector<int64_t>& v) {
 struct RequantStore {
   std::vector<int64_t> m, k, thresh, dfix;
   std::vector<int32_t> s, left, bias;
+  RequantVecStore vstore;
   Requant rq{};
 
   // conv: (m, k, thresh, dfix, s); fc: (m, s = right shift, left, bias)
@@ -71,6 +72,7 @@ struct RequantStore {
     rq.zp_add = d["zp_add"].cast<int32_t>();
     rq.lo = d["lo"].cast<int32_t>();
     rq.hi = d["hi"].cast<int32_t>();
+    if (vstore.build(rq, n)) rq.vec = vstore.get();
   }
 };
 

@@ -58,15 +58,62 @@ Requant Requant::from_channel(int64_t c0) const {
     if (*q) *q += c0;
   for (const int32_t** q : {&r.s, &r.left, &r.bias})
     if (*q) *q += c0;
+  r.vec_c0 += c0;
   return r;
+}
+
+bool RequantVecStore::build(const Requant& rq, int64_t n) {
+  ok_ = false;
+  if (rq.fc || n < 1) return false;
+  for (int64_t c = 0; c < n; ++c)
+    if (rq.m[c] < INT32_MIN || rq.m[c] > INT32_MAX || rq.s[c] < 32 || rq.s[c] > 63) return false;
+  const int64_t np = (n + 15) / 16 * 16;
+  m32_.assign(np, 0);
+  sh32_.assign(np, 0);
+  for (auto* v : {&k8_, &k16_, &df8_, &df16_}) v->assign(np, 0);
+  th8_.assign(np, INT64_MIN);
+  th16_.assign(np, INT64_MIN);
+  // group of g channels: [even channels][odd channels]
+  auto at = [](int64_t c, int64_t g) { return c / g * g + (c % 2) * (g / 2) + (c % g) / 2; };
+  bool fix = false;
+  for (int64_t c = 0; c < n; ++c) {
+    m32_[c] = static_cast<int32_t>(rq.m[c]);
+    sh32_[c] = rq.s[c] - 32;
+    k8_[at(c, 8)] = k16_[at(c, 16)] = rq.k[c];
+    th8_[at(c, 8)] = th16_[at(c, 16)] = rq.thresh[c];
+    df8_[at(c, 8)] = df16_[at(c, 16)] = rq.dfix[c];
+    fix = fix || (rq.thresh[c] != INT64_MIN && rq.dfix[c] != 0);
+  }
+  v_.m32 = m32_.data();
+  v_.sh32 = sh32_.data();
+  v_.k8 = k8_.data(); v_.k16 = k16_.data();
+  v_.th8 = th8_.data(); v_.th16 = th16_.data();
+  v_.df8 = df8_.data(); v_.df16 = df16_.data();
+  v_.fix = fix;
+  v_.zp = rq.zp_add;
+  v_.lo_z = rq.lo - rq.zp_add;
+  v_.hi_z = rq.hi - rq.zp_add;
+  ok_ = true;
+  return true;
 }
 
 void requant_row(const int32_t* acc, const int32_t* ccoef, int64_t row_add, int64_t n,
                  const Requant& rq, uint8_t* out) {
 #if defined(__x86_64__)
-  if (!rq.fc && active_isa() == Isa::Avx512) {
-    requant_row_avx512(acc, ccoef, row_add, n, rq, out);
-    return;
+  if (!rq.fc && row_add >= INT32_MIN && row_add <= INT32_MAX) {
+    const Isa isa = active_isa();
+    if (rq.vec && isa == Isa::Avx512 && rq.vec_c0 % 16 == 0) {
+      requant_row_vec_avx512(acc, ccoef, row_add, n, rq, out);
+      return;
+    }
+    if (rq.vec && isa == Isa::Avx2 && rq.vec_c0 % 8 == 0) {
+      requant_row_vec_avx2(acc, ccoef, row_add, n, rq, out);
+      return;
+    }
+    if (isa == Isa::Avx512) {
+      requant_row_avx512(acc, ccoef, row_add, n, rq, out);
+      return;
+    }
   }
 #endif
   requant_row_scalar(acc, ccoef, row_add, n, rq, out);
@@ -138,6 +185,19 @@ void gemm_u8s8(const uint8_t* a, int64_t rows, int64_t kp, const int8_t* b, int6
 
 namespace {
 
+// dst[i] = src[i] ^ flip for i < n, 8 bytes at a time
+inline void xor_copy(uint8_t* dst, const uint8_t* src, int64_t n, uint8_t flip) {
+  const uint64_t f8 = 0x0101010101010101ull * flip;
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t v;
+    std::memcpy(&v, src + i, 8);
+    v ^= f8;
+    std::memcpy(dst + i, &v, 8);
+  }
+  for (; i < n; ++i) dst[i] = src[i] ^ flip;
+}
+
 // rows [m0, m0 + rows) of the im2col matrix as `a` codes, zero past k; returns row sums
 void im2col_rows(const ConvParams& p, const uint8_t* x, int64_t m0, int64_t rows, uint8_t* a,
                  int64_t* rowsum) {
@@ -154,8 +214,15 @@ void im2col_rows(const ConvParams& p, const uint8_t* x, int64_t m0, int64_t rows
     } else {
       int64_t ox = m % g.ow, t = m / g.ow, oy = t % g.oh, b = t / g.oh;
       uint8_t* dst = ar;
+      const int64_t ix0 = ox * g.sw - g.pad_left, span = g.kw * g.cin;
+      const bool cols_in = g.dw == 1 && ix0 >= 0 && ix0 + g.kw <= g.iw;
       for (int64_t ky = 0; ky < g.kh; ++ky) {
         int64_t iy = oy * g.sh - g.pad_top + ky * g.dh;
+        if (cols_in && iy >= 0 && iy < g.ih) {     // the window's row: contiguous input bytes
+          xor_copy(dst, x + ((b * g.ih + iy) * g.iw + ix0) * g.cin, span, flip);
+          dst += span;
+          continue;
+        }
         for (int64_t kx = 0; kx < g.kw; ++kx, dst += g.cin) {
           int64_t ix = ox * g.sw - g.pad_left + kx * g.dw;
           if (iy < 0 || iy >= g.ih || ix < 0 || ix >= g.iw) {
@@ -189,14 +256,39 @@ void conv_u8s8(const ConvParams& p, const uint8_t* x, const int8_t* packed,
   // rows per tile: keep the tile's a panel and accumulators in L2
   int64_t tile = 48;
   while (tile > 12 && tile * (p.kp + 4 * ldc) > (256 << 10)) tile -= 12;
+  // more tiles than threads for small layers (balance), whole tiles of the micro-kernel's rows
+  while (tile > 12 && (m_total + tile - 1) / tile < 4 * threads) tile -= 12;
   const int64_t tiles = (m_total + tile - 1) / tile;
+#if defined(__x86_64__)
+  // AVX-512: requantization fused into the GEMM; int8 pointwise layers read x directly
+  const bool fused = rq.vec && rq.vec_c0 == 0 && active_isa() == Isa::Avx512;
+  const bool direct = fused && p.x_signed && p.rcoef == 0 && p.kp == g.cin && g.kh == 1 &&
+                      g.kw == 1 && g.sh == 1 && g.sw == 1 && g.pad_top == 0 &&
+                      g.pad_left == 0 && g.oh == g.ih && g.ow == g.iw;
+#else
+  const bool fused = false, direct = false;
+#endif
   parallel_range(threads, tiles, 1, [&](int64_t tb, int64_t te) {
-    std::vector<uint8_t> a(static_cast<size_t>(tile * p.kp));
-    std::vector<int32_t> c(static_cast<size_t>(tile * ldc));
+    std::vector<uint8_t> a(direct ? 0 : static_cast<size_t>(tile * p.kp));
+    std::vector<int32_t> c(fused ? 0 : static_cast<size_t>(tile * ldc));
     std::vector<int64_t> rowsum(static_cast<size_t>(tile));
     for (int64_t t = tb; t < te; ++t) {
       int64_t m0 = t * tile, rows = m_total - m0 < tile ? m_total - m0 : tile;
+#if defined(__x86_64__)
+      if (direct) {
+        gemm_rq_avx512(x + m0 * p.kp, rows, p.kp, true, packed, p.cout, ccoef, nullptr, rq,
+                       out + m0 * p.cout);
+        continue;
+      }
+#endif
       im2col_rows(p, x, m0, rows, a.data(), rowsum.data());
+#if defined(__x86_64__)
+      if (fused) {
+        gemm_rq_avx512(a.data(), rows, p.kp, false, packed, p.cout, ccoef,
+                       p.rcoef ? rowsum.data() : nullptr, rq, out + m0 * p.cout);
+        continue;
+      }
+#endif
       gemm_u8s8(a.data(), rows, p.kp, packed, nblocks, c.data(), ldc);
       for (int64_t r = 0; r < rows; ++r)
         requant_row(c.data() + r * ldc, ccoef, rowsum[r], p.cout, rq, out + (m0 + r) * p.cout);

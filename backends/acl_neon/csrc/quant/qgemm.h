@@ -24,6 +24,8 @@ namespace quant {
 
 constexpr int kNB = 16;            // output channels per packed weight block
 
+struct RequantVec;
+
 struct Requant {
   const int64_t* m;                // per channel (n entries each)
   const int64_t* k;
@@ -38,9 +40,43 @@ struct Requant {
   bool fc = false;
   const int32_t* left = nullptr;
   const int32_t* bias = nullptr;
+  // the vector form of these constants (conv mode, see RequantVec) and the channel of
+  // `vec` that is this Requant's channel 0 (from_channel advances it)
+  const RequantVec* vec = nullptr;
+  int64_t vec_c0 = 0;
 
   // the constants of the channels from c0 on (for a row requantized in pieces)
   Requant from_channel(int64_t c0) const;
+};
+
+// The conv requantization rearranged for 32-bit SIMD lanes, where every multiplier fits int32
+// and every shift s is in [32, 63]: with t = acc * m + k (int64, acc and m int32: a
+// vpmuldq/vmull product), t >> s = (t >> 32) >> (s - 32), i.e. the high half of t shifted by
+// sh32 = s - 32 in 32-bit lanes. The 64-bit constants are stored twice, in groups of 8 and 16
+// channels ([even channels][odd channels] per group), the layouts of the AVX2 / AVX-512 even
+// and odd products; arrays are zero-padded to a multiple of 16 channels (thresh: INT64_MIN).
+// The clamp is done before the zero point is added (lo_z = lo - zp, hi_z = hi - zp), which is
+// the same result without int32 overflow.
+struct RequantVec {
+  const int32_t* m32;
+  const int32_t* sh32;
+  const int64_t *k8, *k16, *th8, *th16, *df8, *df16;
+  bool fix;                        // some channel has the reference rounding correction
+  int32_t zp, lo_z, hi_z;
+};
+
+class RequantVecStore {
+ public:
+  // false (and no vector form) when the constants do not allow it (fc mode, a multiplier
+  // beyond int32, a shift below 32)
+  bool build(const Requant& rq, int64_t n);
+  const RequantVec* get() const { return ok_ ? &v_ : nullptr; }
+
+ private:
+  std::vector<int32_t> m32_, sh32_;
+  std::vector<int64_t> k8_, k16_, th8_, th16_, df8_, df16_;
+  RequantVec v_{};
+  bool ok_ = false;
 };
 
 // One row of int32 accumulators (n channels, without ccoef/rowsum terms: those are `extra`
@@ -63,6 +99,16 @@ void gemm_u8s8_avx512(const uint8_t* a, int64_t rows, int64_t kp, const int8_t* 
                       int64_t nblocks, int32_t* c, int64_t ldc);
 void requant_row_avx512(const int32_t* acc, const int32_t* ccoef, int64_t row_add, int64_t n,
                         const Requant& rq, uint8_t* out);
+// requant_row with rq.vec (rq.vec_c0 a multiple of 16 / 8)
+void requant_row_vec_avx512(const int32_t* acc, const int32_t* ccoef, int64_t row_add,
+                            int64_t n, const Requant& rq, uint8_t* out);
+void requant_row_vec_avx2(const int32_t* acc, const int32_t* ccoef, int64_t row_add, int64_t n,
+                          const Requant& rq, uint8_t* out);
+// GEMM with the requantization fused (rq.vec, vec_c0 == 0): rows of `a` (XOR 0x80 applied to
+// every byte when `flip`), out rows of n bytes; rowsum: per row term (nullptr: none)
+void gemm_rq_avx512(const uint8_t* a, int64_t rows, int64_t kp, bool flip, const int8_t* b,
+                    int64_t n, const int32_t* ccoef, const int64_t* rowsum, const Requant& rq,
+                    uint8_t* out);
 #endif
 
 struct ConvGeom {

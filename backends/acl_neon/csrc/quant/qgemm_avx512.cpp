@@ -4,6 +4,7 @@
 // GCC 12 warns about _mm512_undefined_* inside the intrinsics headers (a known false positive)
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
 #endif
 #include <immintrin.h>
 
@@ -11,6 +12,7 @@
 #include <cstdint>
 
 #include "qgemm.h"
+#include "qreq_avx512.h"
 
 namespace onert_neon {
 namespace quant {
@@ -55,7 +57,91 @@ inline void rows_of(const uint8_t* a, int64_t rows, int64_t kp, const int8_t* b,
   }
 }
 
+// MR rows x NB blocks from channel c0 of n, requantized into out (rows of n bytes)
+template <int MR, int NB, bool FLIP>
+inline void micro_rq(const uint8_t* a, int64_t kp, const int8_t* b, int64_t c0, int64_t n,
+                     const int32_t* ccoef, const int64_t* rowsum, const RequantVec& vin,
+                     uint8_t* out) {
+  const RequantVec v = vin;             // a local copy: the byte stores cannot alias it
+  __m512i acc[MR][NB];
+  for (int r = 0; r < MR; ++r)
+    for (int j = 0; j < NB; ++j) acc[r][j] = _mm512_setzero_si512();
+  const int64_t bstride = kNB * kp;
+  for (int64_t q = 0; q < kp; q += 4) {
+    __m512i w[NB];
+    for (int j = 0; j < NB; ++j)
+      w[j] = _mm512_loadu_si512(reinterpret_cast<const void*>(b + j * bstride + q * kNB));
+    for (int r = 0; r < MR; ++r) {
+      int32_t x;
+      __builtin_memcpy(&x, a + r * kp + q, 4);
+      if (FLIP) x ^= static_cast<int32_t>(0x80808080u);
+      __m512i av = _mm512_set1_epi32(x);
+      for (int j = 0; j < NB; ++j) acc[r][j] = _mm512_dpbusd_epi32(acc[r][j], av, w[j]);
+    }
+  }
+  for (int j = 0; j < NB; ++j) {
+    const int64_t c = c0 + j * kNB, left = n - c;
+    const __m512i cc = _mm512_maskz_loadu_epi32(mask16_of(left), ccoef + c);
+    for (int r = 0; r < MR; ++r) {
+      __m512i s = _mm512_add_epi32(acc[r][j], cc);
+      if (rowsum) s = _mm512_add_epi32(s, _mm512_set1_epi32(static_cast<int32_t>(rowsum[r])));
+      store_bytes16(out + r * n + c, requant16_avx512(s, v, c), left);
+    }
+  }
+}
+
+template <int NB, bool FLIP>
+inline void rows_rq(const uint8_t* a, int64_t rows, int64_t kp, const int8_t* b, int64_t c0,
+                    int64_t n, const int32_t* cc, const int64_t* rs, const RequantVec& v,
+                    uint8_t* out) {
+  int64_t r = 0;
+  for (; r + 6 <= rows; r += 6)
+    micro_rq<6, NB, FLIP>(a + r * kp, kp, b, c0, n, cc, rs ? rs + r : rs, v, out + r * n);
+  const uint8_t* ar = a + r * kp;
+  const int64_t* rr = rs ? rs + r : rs;
+  uint8_t* o = out + r * n;
+  switch (rows - r) {
+    case 5: micro_rq<5, NB, FLIP>(ar, kp, b, c0, n, cc, rr, v, o); break;
+    case 4: micro_rq<4, NB, FLIP>(ar, kp, b, c0, n, cc, rr, v, o); break;
+    case 3: micro_rq<3, NB, FLIP>(ar, kp, b, c0, n, cc, rr, v, o); break;
+    case 2: micro_rq<2, NB, FLIP>(ar, kp, b, c0, n, cc, rr, v, o); break;
+    case 1: micro_rq<1, NB, FLIP>(ar, kp, b, c0, n, cc, rr, v, o); break;
+    default: break;
+  }
+}
+
+template <bool FLIP>
+void gemm_rq(const uint8_t* a, int64_t rows, int64_t kp, const int8_t* b, int64_t n,
+             const int32_t* cc, const int64_t* rs, const RequantVec& v, uint8_t* out) {
+  const int64_t nblocks = (n + kNB - 1) / kNB, bstride = kNB * kp;
+  int64_t blk = 0;
+  for (; blk + 2 <= nblocks; blk += 2)
+    rows_rq<2, FLIP>(a, rows, kp, b + blk * bstride, blk * kNB, n, cc, rs, v, out);
+  if (blk < nblocks) rows_rq<1, FLIP>(a, rows, kp, b + blk * bstride, blk * kNB, n, cc, rs, v, out);
+}
+
 }  // namespace
+
+void gemm_rq_avx512(const uint8_t* a, int64_t rows, int64_t kp, bool flip, const int8_t* b,
+                    int64_t n, const int32_t* ccoef, const int64_t* rowsum, const Requant& rq,
+                    uint8_t* out) {
+  if (flip)
+    gemm_rq<true>(a, rows, kp, b, n, ccoef, rowsum, *rq.vec, out);
+  else
+    gemm_rq<false>(a, rows, kp, b, n, ccoef, rowsum, *rq.vec, out);
+}
+
+void requant_row_vec_avx512(const int32_t* acc, const int32_t* ccoef, int64_t row_add,
+                            int64_t n, const Requant& rq, uint8_t* out) {
+  const RequantVec v = *rq.vec;
+  const __m512i radd = _mm512_set1_epi32(static_cast<int32_t>(row_add));
+  for (int64_t c = 0; c < n; c += 16) {
+    const __mmask16 mk = mask16_of(n - c);
+    __m512i a = _mm512_add_epi32(_mm512_maskz_loadu_epi32(mk, acc + c),
+                                 _mm512_maskz_loadu_epi32(mk, ccoef + c));
+    store_bytes16(out + c, requant16_avx512(_mm512_add_epi32(a, radd), v, rq.vec_c0 + c), n - c);
+  }
+}
 
 void gemm_u8s8_avx512(const uint8_t* a, int64_t rows, int64_t kp, const int8_t* b,
                       int64_t nblocks, int32_t* c, int64_t ldc) {

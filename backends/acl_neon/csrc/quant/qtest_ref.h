@@ -68,7 +68,15 @@ inline int32_t requant_ref(int64_t acc, int32_t bias, int32_t mult, int shift, b
 struct RequantBuild {
   std::vector<int64_t> m, k, thresh, dfix;
   std::vector<int32_t> s;
+  onert_neon::quant::RequantVecStore vstore;
   onert_neon::quant::Requant rq{};
+
+  // attach the vector form (RequantVec); false when these constants have none
+  bool use_vec() {
+    if (!vstore.build(rq, static_cast<int64_t>(m.size()))) return false;
+    rq.vec = vstore.get();
+    return true;
+  }
 
   RequantBuild(const std::vector<int32_t>& mult, const std::vector<int>& shift,
                const std::vector<int32_t>& bias, int64_t split, int32_t zp, bool fold,
@@ -117,10 +125,14 @@ int64_t tap_sum_ref(const onert_neon::quant::ConvGeom& g, int64_t n, int64_t oy,
 struct ChannelParams {
   std::vector<int32_t> mult, bias;
   std::vector<int> shift;
-  ChannelParams(int64_t n, Rng& rng, int32_t bias_range) {
+  // right_only: shifts -1..-9 only (the constants the vector form RequantVec takes)
+  ChannelParams(int64_t n, Rng& rng, int32_t bias_range, bool right_only = false) {
     for (int64_t c = 0; c < n; ++c) {
       mult.push_back(c % 3 == 0 ? (1 << 30) : static_cast<int32_t>(rng.uniform(1 << 30, INT32_MAX)));
-      shift.push_back(c % 7 == 6 ? static_cast<int>(c % 2) + 1 : -static_cast<int>(rng.uniform(0, 9)));
+      if (right_only)
+        shift.push_back(-static_cast<int>(rng.uniform(1, 9)));
+      else
+        shift.push_back(c % 7 == 6 ? static_cast<int>(c % 2) + 1 : -static_cast<int>(rng.uniform(0, 9)));
       bias.push_back(static_cast<int32_t>(rng.uniform(-bias_range, bias_range)));
     }
   }

@@ -51,10 +51,11 @@ NEON_TEST(quant_gemm_u8s8_extremes) {
 namespace {
 
 void check_requant(int64_t n, int64_t split, bool fold, int32_t zp, int32_t lo, int32_t hi,
-                   uint64_t seed) {
+                   uint64_t seed, bool vec = false) {
   Rng rng(seed);
-  qtest::ChannelParams cp(n, rng, 3000);
+  qtest::ChannelParams cp(n, rng, 3000, vec);
   qtest::RequantBuild b(cp.mult, cp.shift, cp.bias, split, zp, fold, lo, hi);
+  if (vec) CHECK(b.use_vec());
   std::vector<int32_t> acc(n), ccoef(n);
   std::vector<uint8_t> out(n + 1, 0xAB);
   int bad = 0;
@@ -87,6 +88,22 @@ NEON_TEST(quant_requant_vector_and_tail_rounding) {
   check_requant(8, 3, false, 128, 0, 255, 5);
   check_requant(1, 0, true, 0, -20, 30, 6);
   check_requant(70, 64, true, 100, 0, 255, 7);
+}
+
+NEON_TEST(quant_requant_vector_form) {
+  // RequantVec (32-bit lanes, shifts >= 32): tails of 1..15 channels, both roundings
+  for (bool fold : {true, false}) {
+    check_requant(37, 37, fold, -3, -128, 127, 12, true);
+    check_requant(37, 19, fold, 5, -128, 127, 13, true);
+    check_requant(8, 3, fold, 128, 0, 255, 15, true);
+    check_requant(1, 0, fold, 0, -20, 30, 16, true);
+    check_requant(70, 64, fold, 100, 0, 255, 17, true);
+    check_requant(16, 0, fold, -128, -128, 127, 18, true);
+  }
+  // a left shift (s = 31) or fc constants have no vector form
+  std::vector<int32_t> mult(3, 1 << 30), bias(3, 0);
+  qtest::RequantBuild b(mult, {-1, 1, -2}, bias, 3, 0, true, -128, 127);
+  CHECK(!b.use_vec());
 }
 
 NEON_TEST(quant_requant_exact_ties) {
@@ -142,7 +159,8 @@ NEON_TEST(quant_requant_fully_connected_mode) {
 namespace {
 
 // whole convolution: int8 (w_zp 0) or uint8 (w_zp != 0) against sum (x - x_zp)(w - w_zp)
-void check_conv(bool x_signed, ConvGeom g, int64_t cout, int threads, uint64_t seed) {
+void check_conv(bool x_signed, ConvGeom g, int64_t cout, int threads, uint64_t seed,
+                bool vec = false) {
   Rng rng(seed);
   const int32_t xzp = x_signed ? -7 : 131, wzp = x_signed ? 0 : 120;
   const int64_t k = g.kh * g.kw * g.cin, kp = (k + 3) / 4 * 4;
@@ -167,10 +185,11 @@ void check_conv(bool x_signed, ConvGeom g, int64_t cout, int threads, uint64_t s
   p.g = g; p.cout = cout; p.k = k; p.kp = kp; p.x_signed = x_signed;
   p.pad_code = static_cast<uint8_t>(x_signed ? (xzp + 128) & 0xFF : xzp);
   p.rcoef = x_signed ? 0 : 128 - wzp;
-  qtest::ChannelParams cp(cout, rng, 2000);
+  qtest::ChannelParams cp(cout, rng, 2000, vec);
   const int64_t split = cout / 2;
   const int32_t yzp = x_signed ? 3 : 140, lo = x_signed ? -128 : 0, hi = x_signed ? 127 : 255;
   qtest::RequantBuild b(cp.mult, cp.shift, cp.bias, split, yzp, seed % 2 == 0, lo, hi);
+  if (vec) CHECK(b.use_vec());
   std::vector<uint8_t> x(xv.size()), out(g.batch * g.oh * g.ow * cout);
   for (size_t i = 0; i < xv.size(); ++i) x[i] = static_cast<uint8_t>(xv[i]);
   conv_u8s8(p, x.data(), packed.data(), ccoef.data(), b.rq, out.data(), threads);
@@ -208,5 +227,22 @@ NEON_TEST(quant_conv_int8_uint8_geometries) {
       check_conv(s, g3, 7, threads, 23);
       check_conv(s, g4, 1, threads, 24);
       check_conv(s, g5, 40, threads, 25);
+    }
+}
+
+NEON_TEST(quant_conv_vector_requant) {
+  // the RequantVec paths: fused GEMM epilogue, int8 pointwise rows read directly (cin % 4 == 0)
+  ConvGeom g1{2, 5, 7, 3, 5, 7, 3, 3, 1, 1, 1, 1, 1, 1};
+  ConvGeom g2{1, 9, 8, 5, 5, 4, 3, 2, 2, 2, 1, 1, 1, 0};
+  ConvGeom g3{1, 6, 5, 19, 6, 5, 1, 1, 1, 1, 1, 1, 0, 0};
+  ConvGeom g5{3, 11, 13, 8, 11, 13, 1, 1, 1, 1, 1, 1, 0, 0};
+  ConvGeom g6{1, 7, 9, 20, 7, 9, 1, 1, 1, 1, 1, 1, 0, 0};
+  for (bool s : {true, false})
+    for (int threads : {1, 2}) {
+      check_conv(s, g1, 17, threads, 31, true);
+      check_conv(s, g2, 33, threads, 32, true);
+      check_conv(s, g3, 7, threads, 33, true);
+      check_conv(s, g5, 40, threads, 34, true);
+      check_conv(s, g6, 49, threads, 35, true);
     }
 }

@@ -12,7 +12,8 @@ using qtest::Rng;
 
 namespace {
 
-void check_dw(bool x_signed, ConvGeom g, int64_t mult, int threads, uint64_t seed) {
+void check_dw(bool x_signed, ConvGeom g, int64_t mult, int threads, uint64_t seed,
+              bool vec = false) {
   Rng rng(seed);
   const int64_t C = g.cin * mult, taps = g.kh * g.kw;
   const int32_t xzp = x_signed ? static_cast<int32_t>(rng.uniform(-128, 127))
@@ -21,10 +22,11 @@ void check_dw(bool x_signed, ConvGeom g, int64_t mult, int threads, uint64_t see
   for (auto& v : xv) v = static_cast<int32_t>(x_signed ? rng.uniform(-128, 127) : rng.uniform(0, 255));
   std::vector<int16_t> w(taps * C);        // the filter minus its zero point
   for (auto& v : w) v = static_cast<int16_t>(x_signed ? rng.uniform(-127, 127) : rng.uniform(-255, 255));
-  qtest::ChannelParams cp(C, rng, 2000);
+  qtest::ChannelParams cp(C, rng, 2000, vec);
   const int64_t split = C - C % 8 == C ? C / 2 : C - C % 8;
   const int32_t yzp = x_signed ? -9 : 121, lo = x_signed ? -100 : 3, hi = x_signed ? 127 : 250;
   qtest::RequantBuild b(cp.mult, cp.shift, cp.bias, split, yzp, seed % 2 == 1, lo, hi);
+  if (vec) CHECK(b.use_vec());
   std::vector<uint8_t> x(xv.size()), out(g.batch * g.oh * g.ow * C + 1, 0xCD);
   for (size_t i = 0; i < xv.size(); ++i) x[i] = static_cast<uint8_t>(xv[i]);
   DwParams p{};
@@ -67,6 +69,14 @@ NEON_TEST(quant_depthwise_geometries) {
       check_dw(s, g6, 1, threads, 36);
       check_dw(s, g7, 1, threads, 38);
       check_dw(s, g2, 2, threads, 37);
+      // the vector requantization (AVX-512: zero-point padding rows, fused epilogue)
+      check_dw(s, g1, 1, threads, 41, true);
+      check_dw(s, g2, 1, threads, 42, true);
+      check_dw(s, g4, 1, threads, 44, true);
+      check_dw(s, g5, 1, threads, 45, true);
+      check_dw(s, g6, 1, threads, 46, true);
+      check_dw(s, g7, 1, threads, 48, true);
+      check_dw(s, g3, 3, threads, 43, true);
     }
 }
 

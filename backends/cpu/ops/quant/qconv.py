@@ -15,7 +15,10 @@ The rescale, probed against the interpreter (ties, per-channel scales, 1..40 cha
     rounding right shift that rounds halves UP, on every element (no scalar tail);
   - int16x8: the int64 MultiplyByQuantizedMultiplier (multiplier rounded to 16 bits, one
     rounding shift), as qmath.multiply_by_quantized_multiplier_int64.
-Both are folded into one int64 multiply-add-shift per element (see `ConvRequant`). Multipliers
+Both are folded into one int64 multiply-add-shift per element (see `ConvRequant`). For 8-bit
+outputs without reference-rounded channels, the q31 form is evaluated in float64 instead
+(qconv_f64.Float64Rescale: exact, and bit-identical, wherever a bound on |acc * M + K| < 2^53
+holds, checked per channel in validate(); else ConvRequant runs). Multipliers
 are QuantizeMultiplier(double(in_scale) * double(w_scale[c]) / double(out_scale)), as
 PopulateConvolutionQuantizationParams computes them.
 Not modelled: int32 accumulator overflow and int32 wrap-around of the left shift when the real
@@ -30,6 +33,7 @@ import numpy as np
 from ..conv2d import Conv2DLayer
 from . import qmath
 from .base import I8, I16, U8, QuantKernel, qregister
+from .qconv_f64 import Float64Rescale
 
 I64 = np.int64
 F32_EXACT = 1 << 24         # float32 holds every integer below this exactly
@@ -144,12 +148,15 @@ class QConvBase(QuantKernel):
         red = tuple(a for a in range(4) if a != self.filter_axis)
         bound = xabs * int(np.abs(wq).sum(axis=red).max(initial=0))
         self.acc_dtype = np.dtype(np.float32 if bound < F32_EXACT else np.float64)
-        self.wf = wq.astype(self.acc_dtype)
-        self.requant = ConvRequant(mult, shift, np.asarray(b.buffer, I64).reshape(cout),
-                                   self.zero_point(y),
+        bias = np.asarray(b.buffer, I64).reshape(cout)
+        self.requant = ConvRequant(mult, shift, bias, self.zero_point(y),
                                    *self.qrange(y, self.op.params.fused_activation_function),
                                    mode="i64" if x.dtype == I16 else "q31",
                                    split=self.reference_split(cout))
+        # the exact float64 form of that rescale (qconv_f64), where it applies
+        self.f64 = None if x.dtype == I16 else Float64Rescale.plan(self.requant, y.dtype,
+                                                                   bound, bias)
+        self.wf = wq.astype(self.acc_dtype)
 
     def reference_split(self, cout: int) -> int:
         """The first output channel rescaled with the reference (away-from-zero) rounding."""
@@ -160,6 +167,7 @@ class QConvBase(QuantKernel):
         `run` fills) and `yf`, with the float filter; `prepare` then calls `hook`."""
         fl = layer_cls.__new__(layer_cls)
         fl.op, fl.act = self.op, None
+        fl.ctx = getattr(self, "ctx", None)     # its scratch buffers obey max_tensor_bytes too
         fl.inputs = [_tensor(xf), _tensor(self.wf), None]
         fl.outputs = [_tensor(yf)]
         fl.prepare()
@@ -170,6 +178,9 @@ class QConvBase(QuantKernel):
     def hook(self, targets: list) -> None:
         """Route the float kernel's per-chunk `act(out)` calls to the requantization of that
         chunk into the integer output: targets are (float chunk, int chunk) pairs."""
+        if self.f64 is not None:
+            self.float_kernel.act = self.f64.hook(targets)
+            return
         size = max((f.size for f, _ in targets), default=0)
         tmp = np.empty(size, I64)
         neg = np.empty(size, I64)

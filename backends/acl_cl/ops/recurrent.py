@@ -1,0 +1,192 @@
+"""LSTM, UnidirectionalSequenceLSTM, RNN and UnidirectionalSequenceRNN (float32, constant
+weights) as OpenCL kernels (cl/recurrent.cl), one launch sequence per time step.
+
+The op is checked by the cpu backend's own kernel class run as a "shadow" on host views
+(validate(), then load() packs the weights, backends/cpu/ops/rnn_lstm.py), so acl_cl accepts
+exactly the forms the cpu kernel accepts. The state inputs are variable tensors: they have
+device buffers of their own (ClContext), a run starts from their values and leaves the final
+state in them; a state input that is not a variable is copied into a private buffer first and
+left unchanged, as the cpu kernel does."""
+from __future__ import annotations
+
+import numpy as np
+
+from ...cpu.ops.rnn import RnnLayer, UnidirectionalSequenceRnnLayer
+from ...cpu.ops.rnn_lstm import ACTIVATIONS, LstmLayer, UnidirectionalSequenceLstmLayer
+from .common import F32, ClKernel, register
+from .quant_common import HostView
+
+ACT_CODE = {name: ACTIVATIONS.index(name) for name in ACTIVATIONS}   # NONE 0 ... TANH 4
+
+
+class RecurrentLayer(ClKernel):
+    """Base: every tensor float32 (no hybrid int8 weights), weights constant, sequences of rank
+    3 for the sequence forms."""
+
+    cpu_class: type
+    state_slots: tuple[int, ...] = ()
+    sequence = False
+
+    @classmethod
+    def supports(cls, op, graph):
+        for pos, i in enumerate(op.inputs):
+            if i < 0:
+                continue
+            o = graph.operands[i]
+            ok, why = cls._check_operand(op, o, f"input {pos}")
+            if not ok:
+                return ok, why
+            if pos != 0 and pos not in cls.state_slots and not o.is_constant:
+                return False, (f"acl_cl {op.type} needs constant weights (input {pos} is "
+                               f"computed)")
+        for i in op.outputs:
+            ok, why = cls._check_operand(op, graph.operands[i], "output")
+            if not ok:
+                return ok, why
+        act = op.params.get("fused_activation_function", "NONE")
+        if act not in ACT_CODE:
+            return False, f"acl_cl {op.type} has no fused activation {act}"
+        return True, ""
+
+    def validate(self) -> None:
+        cls = self.cpu_class
+        k = cls.__new__(cls)
+        k.op, k.ctx = self.op, None
+        k.inputs = [None if t is None else HostView(t) for t in self.inputs]
+        k.outputs = [HostView(t) for t in self.outputs]
+        k.validate()
+        self.shadow = k
+        self.code = ACT_CODE[k.act]
+        x = self.inputs[0]
+        want = 3 if self.sequence else 2
+        if len(x.shape) != want:
+            raise self.fail(f"input must have rank {want}, not {len(x.shape)}")
+
+    def steps(self) -> tuple[int, int, int, int]:
+        """(time steps, batch, row stride of a batch, element step between time steps) of the
+        input, by time_major (sequence forms) or one step (single forms)."""
+        x = self.inputs[0]
+        if not self.sequence:
+            return 1, x.shape[0], x.shape[1], 0
+        d0, d1, ni = x.shape
+        if self.op.params.get("time_major", True):      # (time, batch, n)
+            return d0, d1, ni, d1 * ni
+        return d1, d0, d1 * ni, ni                      # (batch, time, n)
+
+    def state(self, slot: int):
+        """The buffer the kernels update for state input `slot`: the variable tensor's own, or
+        a private copy made at the start of each run."""
+        t = self.inputs[slot]
+        var = self.ctx.data.graph.operands[self.op.inputs[slot]].is_variable
+        if var:
+            return t.buffer
+        buf = self.rt.buffer(t.nbytes)
+        self.private.append(buf)
+        self.copy(t.buffer, buf, t.nbytes)
+        return buf
+
+    def f32(self, a) -> object:
+        return self.const_buffer(np.ascontiguousarray(a, F32).reshape(-1))
+
+
+def gates4(a: np.ndarray, cifg: bool, nc: int) -> np.ndarray:
+    """Gate-major (4 * nc, ...) rows from the cpu layout's gates along axis 0 (i zero if CIFG)."""
+    if cifg:
+        a = np.concatenate([np.zeros((nc,) + a.shape[1:], F32), a])
+    return np.ascontiguousarray(a, F32)
+
+
+class LstmBaseLayer(RecurrentLayer):
+    state_slots = (18, 19)
+
+    def setup(self) -> None:
+        w = self.shadow.load()
+        steps, batch, xb, xt = self.steps()
+        nc, no, cifg = w.n_cell, w.n_output, w.cifg
+        ni = self.inputs[0].shape[-1]
+        y = self.outputs[0]
+        yb, yt = (xb // ni * no, xt // ni * no)
+        self.private: list = []
+        h, c = self.state(18), self.state(19)
+        peep = np.zeros((3, nc), F32)
+        if w.peephole is not None:
+            for k, p in enumerate(w.peephole):
+                if p is not None:
+                    peep[k] = p
+        ln = np.zeros(4 * nc, F32) if w.ln is None else gates4(w.ln, cifg, nc)
+        self.bufs = [self.f32(gates4(w.wx.T, cifg, nc)),
+                     self.f32(gates4(w.wh if w.diagonal else w.wh.T, cifg, nc)),
+                     self.f32(gates4(w.bias, cifg, nc)), self.f32(peep), self.f32(ln)]
+        wx, wh, bias, pp, lnb = self.bufs
+        gates = self.rt.buffer(4 * batch * nc * 4)
+        proj = w.proj is not None
+        m = self.rt.buffer(batch * nc * 4) if proj else h
+        self.private += [gates, m]
+        if proj:
+            self.bufs += [self.f32(w.proj.T), self.f32(
+                np.zeros(no, F32) if w.proj_bias is None else w.proj_bias)]
+        cell_clip, proj_clip = (np.float32(v) for v in self.shadow.clips())
+        i32 = np.int32
+        for s in range(steps):      # a kernel object per launch: arguments are set once
+            gk = self.kernel("recurrent.cl", "lstm_gates")
+            self.launch(gk, (batch * 4 * nc,), None, self.inputs[0].buffer, i32(s * xt),
+                        i32(xb), h, c, wx, wh, bias, pp, gates, i32(ni), i32(no), i32(nc),
+                        i32(w.diagonal), i32(w.ln is not None), i32(w.peephole is not None),
+                        i32(batch * 4 * nc))
+            ck = self.kernel("recurrent.cl", "lstm_cell")
+            self.launch(ck, (batch,), None, gates, c, lnb, bias, pp, m,
+                        i32(nc if proj else no), y.buffer, i32(s * yt), i32(yb), i32(nc),
+                        i32(cifg), i32(w.ln is not None), i32(w.peephole is not None),
+                        i32(self.code), cell_clip, i32(not proj), i32(batch))
+            if proj:
+                pk = self.kernel("recurrent.cl", "lstm_project")
+                self.launch(pk, (batch * no,), None, m, self.bufs[5], self.bufs[6],
+                            i32(w.proj_bias is not None), proj_clip, h, y.buffer, i32(s * yt),
+                            i32(yb), i32(nc), i32(no), i32(batch * no))
+
+
+@register("LSTM")
+class LstmClLayer(LstmBaseLayer):
+    cpu_class = LstmLayer
+
+
+@register("UnidirectionalSequenceLSTM")
+class UnidirectionalSequenceLstmClLayer(LstmBaseLayer):
+    cpu_class = UnidirectionalSequenceLstmLayer
+    sequence = True
+
+
+class RnnBaseLayer(RecurrentLayer):
+    state_slots = (4,)
+
+    def setup(self) -> None:
+        wx, wh, bias = (self.f32(a) for a in self.shadow.load())
+        self.bufs = [wx, wh, bias]
+        steps, batch, xb, xt = self.steps()
+        ni = self.inputs[0].shape[-1]
+        units = self.outputs[0].shape[-1]
+        yb, yt = xb // ni * units, xt // ni * units
+        self.private: list = []
+        h = self.state(4)
+        other = self.rt.buffer(batch * units * 4)
+        self.private.append(other)
+        i32, n = np.int32, batch * units
+        for s in range(steps):
+            hin, hout = (h, other) if s % 2 == 0 else (other, h)
+            self.launch(self.kernel("recurrent.cl", "rnn_step"), (n,), None,
+                        self.inputs[0].buffer, i32(s * xt), i32(xb), hin, hout, wx, wh, bias,
+                        self.outputs[0].buffer, i32(s * yt), i32(yb), i32(ni), i32(units),
+                        i32(self.code), i32(n))
+        if steps % 2:
+            self.copy(other, h, n * 4)
+
+
+@register("RNN")
+class RnnClLayer(RnnBaseLayer):
+    cpu_class = RnnLayer
+
+
+@register("UnidirectionalSequenceRNN")
+class UnidirectionalSequenceRnnClLayer(RnnBaseLayer):
+    cpu_class = UnidirectionalSequenceRnnLayer
+    sequence = True

@@ -1,0 +1,179 @@
+// Module _extra: the recurrent time loops (LSTM, RNN: plans holding the transposed recurrent
+// weights, built once in prepare) and HASHTABLE_LOOKUP. The input projection of the recurrent
+// ops runs before, on the gemm group's FcPlan; run() reads this run's buffers, releases the GIL.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "bind_util.h"
+#include "lookup.h"
+#include "recurrent.h"
+
+namespace py = pybind11;
+using namespace onert_neon;
+
+namespace {
+
+// A copy of `obj` (None -> empty) holding exactly `count` floats.
+std::vector<float> floats_of(const py::object& obj, const char* what, int64_t count) {
+  if (obj.is_none()) return {};
+  if (!py::isinstance<py::array>(obj)) throw py::value_error(std::string(what) + ": array expected");
+  py::array arr = py::reinterpret_borrow<py::array>(obj);
+  if (arr.size() != count)
+    throw py::value_error(std::string(what) + ": " + std::to_string(arr.size()) +
+                          " values, needs " + std::to_string(count));
+  const float* p = in_buffer<float>(arr, what, count);
+  return std::vector<float>(p, p + count);
+}
+
+const float* ptr(const std::vector<float>& v) { return v.empty() ? nullptr : v.data(); }
+
+void check_act(int act) {
+  if (act < kActNone || act > kActSigmoid) throw py::value_error("unknown activation code");
+}
+
+// A state buffer: written back only when `write` (a variable); else read-only access.
+float* state_buffer(py::array& a, const char* what, int64_t count, bool write) {
+  return write ? out_buffer<float>(a, what, count)
+               : const_cast<float*>(in_buffer<float>(a, what, count));
+}
+
+struct LstmPlan {
+  LstmSeq s{};
+  std::vector<float> wh, pi, pf, po, proj, pbias, h, c;
+  LstmPlan(std::vector<int64_t> dims, bool cifg, bool time_major, py::array wh_t,
+           py::object peep_i, py::object peep_f, py::object peep_o, py::object proj_t,
+           py::object proj_bias, float cell_clip, float proj_clip, int act) {
+    if (dims.size() != 4) throw py::value_error("dims: (steps, batch, n_cell, n_output)");
+    for (int64_t d : dims)
+      if (d < 1) throw py::value_error("dims must be positive");
+    check_act(act);
+    s.steps = dims[0]; s.batch = dims[1]; s.n_cell = dims[2]; s.n_output = dims[3];
+    s.cifg = cifg; s.time_major = time_major;
+    const int64_t nz = (cifg ? 3 : 4) * s.n_cell;
+    wh = floats_of(wh_t, "recurrent weights", s.n_output * nz);
+    if (cifg && !peep_i.is_none()) throw py::value_error("CIFG has no input peephole");
+    pi = floats_of(peep_i, "input peephole", s.n_cell);
+    pf = floats_of(peep_f, "forget peephole", s.n_cell);
+    po = floats_of(peep_o, "output peephole", s.n_cell);
+    proj = floats_of(proj_t, "projection", s.n_cell * s.n_output);
+    pbias = floats_of(proj_bias, "projection bias", s.n_output);
+    if (proj.empty() && (s.n_output != s.n_cell || !pbias.empty()))
+      throw py::value_error("without projection n_output must equal n_cell, no bias");
+    s.wh_t = wh.data(); s.peep_i = ptr(pi); s.peep_f = ptr(pf); s.peep_o = ptr(po);
+    s.proj_t = ptr(proj); s.proj_bias = ptr(pbias);
+    s.cell_clip = cell_clip; s.proj_clip = proj_clip; s.act = act;
+    h.resize(static_cast<size_t>(s.batch * s.n_output));
+    c.resize(static_cast<size_t>(s.batch * s.n_cell));
+  }
+  void run(py::array xw, py::array h_state, py::array c_state, py::array out, bool write_h,
+           bool write_c, int threads) {
+    const int64_t rows = s.steps * s.batch, nz = (s.cifg ? 3 : 4) * s.n_cell;
+    LstmSeq a = s;
+    a.xw = in_buffer<float>(xw, "xw", rows * nz);
+    a.out = out_buffer<float>(out, "output", rows * s.n_output);
+    float* hs = state_buffer(h_state, "output state", s.batch * s.n_output, write_h);
+    float* cs = state_buffer(c_state, "cell state", s.batch * s.n_cell, write_c);
+    py::gil_scoped_release release;
+    std::memcpy(h.data(), hs, h.size() * sizeof(float));
+    std::memcpy(c.data(), cs, c.size() * sizeof(float));
+    a.h = h.data();
+    a.c = c.data();
+    lstm_sequence_f32(a, threads);
+    if (write_h) std::memcpy(hs, h.data(), h.size() * sizeof(float));
+    if (write_c) std::memcpy(cs, c.data(), c.size() * sizeof(float));
+  }
+};
+
+struct RnnPlan {
+  RnnSeq s{};
+  std::vector<float> wh, h;
+  RnnPlan(std::vector<int64_t> dims, bool time_major, py::array wh_t, int act) {
+    if (dims.size() != 3) throw py::value_error("dims: (steps, batch, units)");
+    for (int64_t d : dims)
+      if (d < 1) throw py::value_error("dims must be positive");
+    check_act(act);
+    s.steps = dims[0]; s.batch = dims[1]; s.units = dims[2];
+    s.time_major = time_major; s.act = act;
+    wh = floats_of(wh_t, "recurrent weights", s.units * s.units);
+    s.wh_t = wh.data();
+    h.resize(static_cast<size_t>(s.batch * s.units));
+  }
+  void run(py::array xw, py::array h_state, py::array out, bool write_state, int threads) {
+    const int64_t rows = s.steps * s.batch;
+    RnnSeq a = s;
+    a.xw = in_buffer<float>(xw, "xw", rows * s.units);
+    a.out = out_buffer<float>(out, "output", rows * s.units);
+    float* hs = state_buffer(h_state, "hidden state", s.batch * s.units, write_state);
+    py::gil_scoped_release release;
+    std::memcpy(h.data(), hs, h.size() * sizeof(float));
+    a.h = h.data();
+    rnn_sequence_f32(a, threads);
+    if (write_state) std::memcpy(hs, h.data(), h.size() * sizeof(float));
+  }
+};
+
+void lookup(py::array lookups, py::array keys, py::array values, py::array out, py::array hits,
+            int threads) {
+  LookupArgs a{};
+  if (values.ndim() < 1 || keys.ndim() != 1 || lookups.ndim() != 1)
+    throw py::value_error("lookup and keys must be 1-D, values at least 1-D");
+  a.n_lookup = lookups.shape(0);
+  a.n_keys = keys.shape(0);
+  if (values.shape(0) != a.n_keys) throw py::value_error("values must have a row per key");
+  if (!(values.flags() & py::array::c_style) || !(out.flags() & py::array::c_style))
+    throw py::value_error("values and output must be C-contiguous");
+  if (!out.writeable()) throw py::value_error("output is read-only");
+  if (!out.dtype().is(values.dtype())) throw py::value_error("output dtype differs from values");
+  a.row_bytes = a.n_keys ? values.nbytes() / a.n_keys : 0;
+  if (out.nbytes() != a.n_lookup * a.row_bytes)
+    throw py::value_error("output must hold one value row per lookup");
+  a.lookup = in_buffer<int32_t>(lookups, "lookup", a.n_lookup);
+  a.keys = in_buffer<int32_t>(keys, "keys", a.n_keys);
+  a.hits = out_buffer<uint8_t>(hits, "hits", a.n_lookup);
+  a.values = static_cast<const uint8_t*>(values.data());
+  a.out = static_cast<uint8_t*>(out.mutable_data());
+  if (a.n_keys == 0 && a.n_lookup > 0 && out.nbytes() != 0)
+    throw py::value_error("no keys: rows have unknown size");
+  py::gil_scoped_release release;
+  hashtable_lookup(a, threads);
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_extra, m) {
+  m.doc() = "acl_neon extra kernels: LSTM / RNN time loops, HASHTABLE_LOOKUP";
+  add_isa_functions(m);
+  m.attr("ACT_NONE") = static_cast<int>(kActNone);
+  m.attr("ACT_RELU") = static_cast<int>(kActRelu);
+  m.attr("ACT_RELU6") = static_cast<int>(kActRelu6);
+  m.attr("ACT_RELU_N1_TO_1") = static_cast<int>(kActReluN1To1);
+  m.attr("ACT_TANH") = static_cast<int>(kActTanh);
+  m.attr("ACT_SIGMOID") = static_cast<int>(kActSigmoid);
+  py::class_<LstmPlan>(m, "LstmPlan")
+      .def(py::init<std::vector<int64_t>, bool, bool, py::array, py::object, py::object,
+                    py::object, py::object, py::object, float, float, int>(),
+           py::arg("dims"), py::arg("cifg"), py::arg("time_major"), py::arg("wh_t"),
+           py::arg("peep_i"), py::arg("peep_f"), py::arg("peep_o"), py::arg("proj_t"),
+           py::arg("proj_bias"), py::arg("cell_clip"), py::arg("proj_clip"), py::arg("act"))
+      .def("run", &LstmPlan::run, py::arg("xw"), py::arg("h"), py::arg("c"), py::arg("out"),
+           py::arg("write_h"), py::arg("write_c"), py::arg("threads") = 1);
+  py::class_<RnnPlan>(m, "RnnPlan")
+      .def(py::init<std::vector<int64_t>, bool, py::array, int>(), py::arg("dims"),
+           py::arg("time_major"), py::arg("wh_t"), py::arg("act"))
+      .def("run", &RnnPlan::run, py::arg("xw"), py::arg("h"), py::arg("out"),
+           py::arg("write_state"), py::arg("threads") = 1);
+  m.def("hashtable_lookup", &lookup, py::arg("lookups"), py::arg("keys"), py::arg("values"),
+        py::arg("out"), py::arg("hits"), py::arg("threads") = 1);
+  m.def("activate", [](py::array x, int act) {
+    check_act(act);
+    float* p = out_buffer<float>(x, "x", x.size());
+    const int64_t n = x.size();
+    py::gil_scoped_release release;
+    rec_act(p, n, act);
+  }, py::arg("x"), py::arg("act"), "x = act(x) in place (the kernels' vector math)");
+}

@@ -1,0 +1,134 @@
+"""LSTM, UNIDIRECTIONAL_SEQUENCE_LSTM, RNN and UNIDIRECTIONAL_SEQUENCE_RNN (float32) on acl_neon.
+
+The cpu kernels validate. prepare() builds two native plans from the constant weights: the
+input projection of every time step at once, xw = x Wx^T + bias, on the gemm group's packed
+FcPlan, and the time loop on the extra group's LstmPlan / RnnPlan (recurrent GEMV, gates,
+cell update, clip and projection fused, batch rows split over threads). run() is those two
+calls. The state inputs are variable tensors written back at the end of a run (cpu's rule).
+Forms computed: LSTM with or without CIFG, peephole, projection (+ bias), cell / projection
+clip, fused NONE/RELU/RELU6/RELU_N1_TO_1/TANH; layer-norm, diagonal-recurrent and
+non-constant-weight forms are refused and stay on cpu.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ....core.ir import Graph, Operation
+from ...cpu.ops.rnn import RnnLayer, UnidirectionalSequenceRnnLayer
+from ...cpu.ops.rnn_lstm import LstmLayer, UnidirectionalSequenceLstmLayer
+from .. import native
+from .base import F32, NeonMixin, register
+
+ACT_CODES = {"NONE": 0, "RELU": 1, "RELU6": 2, "RELU_N1_TO_1": 3, "TANH": 4}
+
+
+def _c(a):
+    return None if a is None else np.ascontiguousarray(a, np.float32)
+
+
+class NeonRecurrent(NeonMixin):
+    """Shared checks: the gemm group is built, weights (every input but the data and state
+    slots) constant, tensors non-empty."""
+
+    native_group = "extra"
+    sequence = False
+
+    @classmethod
+    def supports(cls, op: Operation, graph: Graph) -> tuple[bool, str]:
+        ok, why = native.available("gemm")
+        if not ok:
+            return False, why
+        ok, why = super().supports(op, graph)
+        if not ok:
+            return ok, why
+        ops = graph.operands
+        for k, i in enumerate(op.inputs):
+            if i < 0:
+                continue
+            if k not in (0, *cls.state_slots) and not ops[i].is_constant:
+                return False, f"acl_neon {op.type} needs constant weights (input {k} is not)"
+            if any(d <= 0 for d in ops[i].shape):
+                return False, f"acl_neon {op.type} does not run on empty tensors"
+        return True, ""
+
+    def geometry(self) -> tuple[int, int, bool]:
+        """(steps, batch, time_major) of input 0."""
+        x = self.buf(0)
+        if not self.sequence:
+            return 1, int(x.shape[0]), True
+        tm = bool(self.op.params.get("time_major", True))
+        return (int(x.shape[0]), int(x.shape[1]), True) if tm else \
+            (int(x.shape[1]), int(x.shape[0]), False)
+
+    def projection(self, wx_rows: np.ndarray, bias, rows: int, width: int) -> None:
+        """The input projection plan: xw (rows, width) = x wx_rows^T + bias."""
+        self.fc = native.module("gemm").FcPlan(_c(wx_rows), _c(bias), rows, -math.inf,
+                                               math.inf)
+        self.xw = np.empty((rows, width), F32)
+
+
+class NeonLstm(NeonRecurrent):
+    @classmethod
+    def supports(cls, op: Operation, graph: Graph) -> tuple[bool, str]:
+        ok, why = super().supports(op, graph)
+        if not ok:
+            return ok, why
+        if any(i >= 0 for i in op.inputs[20:24]):
+            return False, "acl_neon LSTM has no layer-norm form"
+        if op.params.get("diagonal_recurrent_tensors", False):
+            return False, "acl_neon LSTM has no diagonal-recurrent form"
+        return True, ""
+
+    def prepare(self) -> None:
+        w = self.load()
+        steps, batch, tm = self.geometry()
+        width = w.wx.shape[1]
+        self.projection(w.wx.T, w.bias, steps * batch, width)
+        peep = w.peephole if w.peephole is not None else (None, None, None)
+        cell_clip, proj_clip = self.clips()
+        self.plan = self.lib.LstmPlan(
+            [steps, batch, w.n_cell, w.n_output], w.cifg, tm, _c(w.wh), _c(peep[0]),
+            _c(peep[1]), _c(peep[2]), _c(w.proj), _c(w.proj_bias), cell_clip, proj_clip,
+            ACT_CODES[self.act])
+        self.write = (bool(self.variable.get(18)), bool(self.variable.get(19)))
+
+    def run(self) -> None:
+        self.fc.run(self.buf(0), self.xw, self.threads)
+        self.plan.run(self.xw, self.state(18), self.state(19), self.out, *self.write,
+                      self.threads)
+
+
+@register("LSTM")
+class NeonLstmLayer(NeonLstm, LstmLayer):
+    """One LSTM step: (batch, n_input) -> (batch, n_output)."""
+
+
+@register("UnidirectionalSequenceLSTM")
+class NeonUnidirectionalSequenceLstm(NeonLstm, UnidirectionalSequenceLstmLayer):
+    sequence = True
+
+
+class NeonRnn(NeonRecurrent):
+    def prepare(self) -> None:
+        wx, wh, bias = self.load()
+        steps, batch, tm = self.geometry()
+        units = int(wx.shape[0])
+        self.projection(wx, bias, steps * batch, units)
+        self.plan = self.lib.RnnPlan([steps, batch, units], tm, _c(wh.T), ACT_CODES[self.act])
+        self.write = bool(self.variable.get(4))
+
+    def run(self) -> None:
+        self.fc.run(self.buf(0), self.xw, self.threads)
+        self.plan.run(self.xw, self.state(4), self.out, self.write, self.threads)
+
+
+@register("RNN")
+class NeonRnnLayer(NeonRnn, RnnLayer):
+    """One RNN step: (batch, n_input) -> (batch, units)."""
+
+
+@register("UnidirectionalSequenceRNN")
+class NeonUnidirectionalSequenceRnn(NeonRnn, UnidirectionalSequenceRnnLayer):
+    sequence = True

@@ -1,0 +1,88 @@
+"""HASHTABLE_LOOKUP: inputs lookup int32[N], keys int32[K], values [K, ...] (any dtype, moved
+unchanged); outputs values [N, ...] (the row of each found key, zeros for a miss) and hits
+uint8[N] (1 found, 0 missed).
+
+The search is TFLite's: a bisection over the keys (which the model keeps sorted ascending) with
+the comparator `lookup - key` computed as a wrapping int32 difference, so unsorted keys and
+extreme values are answered exactly as the interpreter answers them.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .common import ANY, register
+from .slice_split import MoveKernel
+
+I32, U8 = np.dtype(np.int32), np.dtype(np.uint8)
+
+
+def lookup_indices(lookup: np.ndarray, keys: np.ndarray) -> np.ndarray:
+    """The index of each lookup value among `keys` as TFLite's bsearch finds it, else -1."""
+    look = np.ascontiguousarray(lookup, I32).reshape(-1).view(np.uint32)
+    kv = np.ascontiguousarray(keys, I32).reshape(-1).view(np.uint32)
+    n = kv.size
+    lo = np.zeros(look.size, np.int64)
+    hi = np.full(look.size, n, np.int64)
+    found = np.full(look.size, -1, np.int64)
+    active = lo < hi
+    while active.any():
+        mid = (lo + hi) // 2
+        probe = kv[np.where(active, mid, 0)]
+        cmp = (look - probe).view(np.int32)         # wraps like the C int difference
+        hit = active & (cmp == 0)
+        found[hit] = mid[hit]
+        lower, upper = active & (cmp < 0), active & (cmp > 0)
+        hi = np.where(lower, mid, hi)
+        lo = np.where(upper, mid + 1, lo)
+        active = (lower | upper) & (lo < hi)
+    return found
+
+
+@register("HashtableLookup")
+class HashtableLookupLayer(MoveKernel):
+    dtypes = ANY
+    quantized = True
+    data = 2
+
+    def validate(self) -> None:
+        if len(self.inputs) != 3 or any(t is None for t in self.inputs):
+            raise self.fail(f"takes 3 inputs (lookup, keys, values), got {len(self.inputs)}")
+        if len(self.outputs) != 2:
+            raise self.fail(f"has 2 outputs (values, hits), got {len(self.outputs)}")
+        look, keys, values = self.inputs
+        out, hits = self.outputs
+        for name, t in (("lookup", look), ("keys", keys)):
+            if t.dtype != I32:
+                raise self.fail(f"{name} must be int32, not {t.dtype}")
+            if not t.is_dynamic and len(t.shape) != 1:
+                raise self.fail(f"{name} must be 1-D, not of shape {tuple(t.shape)}")
+        if hits.dtype != U8:
+            raise self.fail(f"hits must be uint8, not {hits.dtype}")
+        if out.dtype != values.dtype:
+            raise self.fail(f"output has dtype {out.dtype}, the values {values.dtype}")
+        if any(t.is_dynamic for t in (*self.inputs, *self.outputs)):
+            return
+        if len(values.shape) < 1 or values.shape[0] != keys.shape[0]:
+            raise self.fail(f"values {tuple(values.shape)} must have one row per key "
+                            f"({keys.shape[0]} keys)")
+        n = look.shape[0]
+        if tuple(out.shape) != (n, *values.shape[1:]):
+            raise self.fail(f"output shape {tuple(out.shape)} is not "
+                            f"{(n, *tuple(values.shape[1:]))}")
+        if tuple(hits.shape) != (n,):
+            raise self.fail(f"hits shape {tuple(hits.shape)} is not ({n},)")
+
+    def prepare(self) -> None:
+        pass
+
+    def run(self) -> None:
+        look, keys, values = (t.buffer for t in self.inputs)
+        out, hits = self.outputs[0].buffer, self.outputs[1].buffer
+        if values.shape[0] != keys.size or out.shape != (look.size, *values.shape[1:]):
+            raise ValueError(f"HASHTABLE_LOOKUP: values {values.shape}, keys {keys.shape}, "
+                             f"lookup {look.shape} do not fit output {out.shape}")
+        idx = lookup_indices(look, keys)
+        hit = idx >= 0
+        out[hit] = values[idx[hit]]
+        out[~hit] = 0
+        hits[...] = hit.astype(U8)
