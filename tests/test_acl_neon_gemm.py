@@ -111,3 +111,17 @@ def test_forms_left_to_cpu():
     got = onert_py.Session(model, backends="acl_neon;cpu").run([x])
     np.testing.assert_allclose(got[0] if isinstance(got, list) else got,
                                np.tanh(x @ w.T + b), rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("a_s,b_s,adj_x,adj_y", [
+    ((4, 37, 20), (4, 20, 45), False, False),          # several row tiles and column blocks
+    ((2, 20, 13), (2, 45, 20), True, True),
+    ((3, 1, 9, 16), (1, 2, 16, 33), False, False),     # both batches broadcast
+    ((1, 4, 128, 64), (1, 4, 64, 128), False, False),  # the transformer block's attention
+])
+def test_batch_matmul(a_s, b_s, adj_x, adj_y):
+    a, b = rand(*a_s), rand(*b_s)
+    out = np.matmul(np.swapaxes(a, -1, -2) if adj_x else a, np.swapaxes(b, -1, -2) if adj_y else b)
+    model = single_op_model("BATCH_MATMUL", [("a", a_s, "float32"), ("b", b_s, "float32")],
+                            [("y", out.shape, "float32")], adj_x=adj_x, adj_y=adj_y)
+    sessions(model, [a, b], tflite_run(model, [a, b]))

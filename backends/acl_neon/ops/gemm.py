@@ -1,4 +1,5 @@
-"""Conv2D, FullyConnected and TransposeConv (float32) on acl_neon's packed GEMM (module _gemm).
+"""Conv2D, FullyConnected, TransposeConv and BatchMatMul (float32) on acl_neon's packed GEMM
+(module _gemm).
 
 The cpu kernel validates; prepare() packs the constant weights (and bias) once into a native
 plan, run() is one native call with the GIL released. The fused activation is a clamp in the
@@ -13,7 +14,7 @@ import numpy as np
 from ....core.ir import Graph, Operation
 from ...cpu.ops.common import CLAMPS
 from ...cpu.ops.conv2d import Conv2DLayer
-from ...cpu.ops.matmul import FullyConnectedLayer
+from ...cpu.ops.matmul import BatchMatMulLayer, FullyConnectedLayer
 from ...cpu.ops.transpose_conv import TransposeConvLayer, transpose_padding
 from .base import F32, NeonMixin, clamp_range, conv_geometry, register
 
@@ -110,3 +111,47 @@ class NeonTransposeConv(NeonGemm, TransposeConvLayer):
         bias = bias_array(self, self.bias_input, cout)
         self.plan = self.lib.TransposeConvPlan(np.ascontiguousarray(w, np.float32), bias, geom,
                                                lo, hi)
+
+
+@register("BatchMatMul")
+class NeonBatchMatMul(NeonMixin, BatchMatMulLayer):
+    """float32 BatchMatMul with both operands read at run time: the right-hand matrix is
+    packed per batch (once per distinct one when the batch broadcasts), then the GEMM."""
+
+    native_group = "gemm"
+
+    @classmethod
+    def supports(cls, op: Operation, graph: Graph) -> tuple[bool, str]:
+        ok, why = super().supports(op, graph)
+        if not ok:
+            return ok, why
+        ops = graph.operands
+        for i in (*op.inputs[:2], *op.outputs):
+            if ops[i].dtype != F32:
+                return False, "acl_neon BatchMatMul computes float32 only"
+            if any(d <= 0 for d in ops[i].shape):
+                return False, "acl_neon BatchMatMul does not run on empty tensors"
+        return True, ""
+
+    def prepare(self) -> None:
+        a, b, y = self.buf(0), self.buf(1), self.out
+        p = self.op.params
+        adj_x, adj_y = bool(p.get("adj_x", False)), bool(p.get("adj_y", False))
+        m, k = a.shape[-1:-3:-1] if adj_x else a.shape[-2:]
+        k2, n = b.shape[-1:-3:-1] if adj_y else b.shape[-2:]
+        try:
+            batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+        except ValueError:
+            raise self.fail(f"batch dimensions of {a.shape} and {b.shape} do not broadcast")
+        if k != k2 or y.shape != (*batch, m, n):
+            raise self.fail(f"{a.shape} x {b.shape} (adj_x={adj_x}, adj_y={adj_y}) does not "
+                            f"give {y.shape}")
+        a_index = np.broadcast_to(np.arange(int(np.prod(a.shape[:-2]))).reshape(a.shape[:-2]),
+                                  batch).reshape(-1)
+        b_index = np.broadcast_to(np.arange(int(np.prod(b.shape[:-2]))).reshape(b.shape[:-2]),
+                                  batch).reshape(-1)
+        self.plan = self.lib.BmmPlan([m, k, n], adj_x, adj_y, a_index.tolist(), b_index.tolist(),
+                                     int(np.prod(a.shape[:-2])), int(np.prod(b.shape[:-2])))
+
+    def run(self) -> None:
+        self.plan.run(self.buf(0), self.buf(1), self.out, self.threads)

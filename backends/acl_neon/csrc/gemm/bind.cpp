@@ -1,5 +1,6 @@
 // Module _gemm: plans (weights packed once, in prepare) for Conv2D, FullyConnected and
-// TransposeConv; run() reads the buffers of this run and releases the GIL while computing.
+// TransposeConv, and BatchMatMul (both operands read at run time); run() reads the buffers of
+// this run and releases the GIL while computing.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -100,10 +101,45 @@ struct TransposeConvPlan {
   }
 };
 
+struct BmmPlan {
+  BmmArgs g{};
+  int64_t a_count, b_count;
+  std::vector<int64_t> a_index, b_index;
+  std::vector<float> scratch;
+  PackedB packed;
+  BmmPlan(std::vector<int64_t> mkn, bool adj_x, bool adj_y, std::vector<int64_t> a_idx,
+          std::vector<int64_t> b_idx, int64_t a_n, int64_t b_n)
+      : a_count(a_n), b_count(b_n), a_index(std::move(a_idx)), b_index(std::move(b_idx)) {
+    if (mkn.size() != 3 || mkn[0] < 1 || mkn[1] < 1 || mkn[2] < 1)
+      throw py::value_error("M, K, N must be 3 positive sizes");
+    if (a_index.size() != b_index.size() || a_index.empty())
+      throw py::value_error("batch index lists must be non-empty and of one length");
+    for (size_t i = 0; i < a_index.size(); ++i)
+      if (a_index[i] < 0 || a_index[i] >= a_count || b_index[i] < 0 || b_index[i] >= b_count)
+        throw py::value_error("batch index out of range");
+    g.M = mkn[0];
+    g.K = mkn[1];
+    g.N = mkn[2];
+    g.batches = static_cast<int64_t>(a_index.size());
+    g.adj_x = adj_x;
+    g.adj_y = adj_y;
+    g.a_index = a_index.data();
+    g.b_index = b_index.data();
+  }
+  void run(py::array a, py::array b, py::array y, int threads) {
+    BmmArgs args = g;
+    args.a = in_buffer<float>(a, "a", a_count * g.M * g.K);
+    args.b = in_buffer<float>(b, "b", b_count * g.K * g.N);
+    args.out = out_buffer<float>(y, "output", g.batches * g.M * g.N);
+    py::gil_scoped_release release;
+    batch_matmul_f32(args, scratch, packed, threads);
+  }
+};
+
 }  // namespace
 
 PYBIND11_MODULE(_gemm, m) {
-  m.doc() = "acl_neon float32 GEMM family: Conv2D, FullyConnected, TransposeConv";
+  m.doc() = "acl_neon float32 GEMM family: Conv2D, FullyConnected, TransposeConv, BatchMatMul";
   add_isa_functions(m);
   m.def("gemm_mr", &gemm_mr, "rows of the active ISA's register tile");
   py::class_<ConvPlan>(m, "ConvPlan")
@@ -120,4 +156,11 @@ PYBIND11_MODULE(_gemm, m) {
            py::arg("weights"), py::arg("bias"), py::arg("geometry"), py::arg("lo"),
            py::arg("hi"))
       .def("run", &TransposeConvPlan::run, py::arg("x"), py::arg("y"), py::arg("threads") = 1);
+  py::class_<BmmPlan>(m, "BmmPlan")
+      .def(py::init<std::vector<int64_t>, bool, bool, std::vector<int64_t>,
+                    std::vector<int64_t>, int64_t, int64_t>(),
+           py::arg("mkn"), py::arg("adj_x"), py::arg("adj_y"), py::arg("a_index"),
+           py::arg("b_index"), py::arg("a_count"), py::arg("b_count"))
+      .def("run", &BmmPlan::run, py::arg("a"), py::arg("b"), py::arg("y"),
+           py::arg("threads") = 1);
 }

@@ -3,6 +3,7 @@
 
 #include <cassert>
 #include <cstring>
+#include <limits>
 
 #include "gemm_driver.h"
 #include "isa.h"
@@ -13,8 +14,9 @@
 
 namespace onert_neon {
 
-void pack_b(const float* w, int64_t ldw, const float* bias, int64_t N, int64_t K, PackedB& out) {
-  assert(N > 0 && K > 0 && ldw >= K);
+void pack_b_strided(const float* w, int64_t sn, int64_t sk, const float* bias, int64_t N,
+                    int64_t K, PackedB& out) {
+  assert(N > 0 && K > 0);
   const int64_t panels = (N + kPanel - 1) / kPanel;
   out.K = K;
   out.N = N;
@@ -22,10 +24,15 @@ void pack_b(const float* w, int64_t ldw, const float* bias, int64_t N, int64_t K
   out.bias.assign(static_cast<size_t>((N + 31) / 32 * 32), 0.0f);
   for (int64_t n = 0; n < N; ++n) {
     float* dst = out.data.data() + (n / kPanel) * K * kPanel + n % kPanel;
-    const float* src = w + n * ldw;
-    for (int64_t k = 0; k < K; ++k) dst[k * kPanel] = src[k];
+    const float* src = w + n * sn;
+    for (int64_t k = 0; k < K; ++k) dst[k * kPanel] = src[k * sk];
     if (bias) out.bias[n] = bias[n];
   }
+}
+
+void pack_b(const float* w, int64_t ldw, const float* bias, int64_t N, int64_t K, PackedB& out) {
+  assert(ldw >= K);
+  pack_b_strided(w, ldw, 1, bias, N, K, out);
 }
 
 namespace {
@@ -134,6 +141,31 @@ void gemm_f32(const float* a, int64_t M, int64_t lda, const PackedB& b, float* c
   assert(M >= 0 && lda >= b.K && ldc >= b.N);
   run_tiles(M, b, c, ldc, lo, hi, threads, false,
             [&](int64_t m0, int, float*, int64_t& ld) { ld = lda; return a + m0 * lda; });
+}
+
+void batch_matmul_f32(const BmmArgs& g, std::vector<float>& scratch, PackedB& packed,
+                      int threads) {
+  const float inf = std::numeric_limits<float>::infinity();
+  const int64_t a_size = g.M * g.K, b_size = g.K * g.N;
+  if (g.adj_x) scratch.resize(static_cast<size_t>(a_size));
+  int64_t packed_index = -1;
+  for (int64_t i = 0; i < g.batches; ++i) {
+    const float* a = g.a + g.a_index[i] * a_size;
+    if (g.adj_x) {                       // stored K x M: gather the M x K rows
+      for (int64_t m = 0; m < g.M; ++m)
+        for (int64_t k = 0; k < g.K; ++k) scratch[m * g.K + k] = a[k * g.M + m];
+      a = scratch.data();
+    }
+    if (g.b_index[i] != packed_index) {
+      const float* b = g.b + g.b_index[i] * b_size;
+      if (g.adj_y)
+        pack_b_strided(b, g.K, 1, nullptr, g.N, g.K, packed);     // stored N x K
+      else
+        pack_b_strided(b, 1, g.N, nullptr, g.N, g.K, packed);     // stored K x N
+      packed_index = g.b_index[i];
+    }
+    gemm_f32(a, g.M, g.K, packed, g.out + i * g.M * g.N, g.N, -inf, inf, threads);
+  }
 }
 
 }  // namespace onert_neon

@@ -25,6 +25,9 @@ struct PackedB {
 
 // Pack W ([N][K] row-major, rows `ldw` floats apart) and bias (N floats or nullptr).
 void pack_b(const float* w, int64_t ldw, const float* bias, int64_t N, int64_t K, PackedB& out);
+// Pack W with element (n, k) at w[n * sn + k * sk] (a transposed matrix: sn = 1, sk = N).
+void pack_b_strided(const float* w, int64_t sn, int64_t sk, const float* bias, int64_t N,
+                    int64_t K, PackedB& out);
 
 // One row tile (rows <= the ISA's MR) times the columns [col0, col1) (col0 a multiple of 32).
 struct TileArgs {
@@ -50,6 +53,22 @@ int gemm_mr();   // rows of the active ISA's register tile
 // C = clamp(A * B + bias), A rows `lda` apart, C rows `ldc` apart; split over `threads`.
 void gemm_f32(const float* a, int64_t M, int64_t lda, const PackedB& b, float* c, int64_t ldc,
               float lo, float hi, int threads);
+
+// BatchMatMul: out[i] (M x N) = A[a_index[i]] * B[b_index[i]] for i < batches, where A[j] is
+// M x K (stored K x M when adj_x) and B[j] is K x N (stored N x K when adj_y), matrices packed
+// one after another. `scratch` (M*K floats when adj_x) holds a transposed A; B is re-packed
+// only when its index changes.
+struct BmmArgs {
+  int64_t M, K, N, batches;
+  bool adj_x, adj_y;
+  const float* a;
+  const float* b;
+  const int64_t* a_index;
+  const int64_t* b_index;
+  float* out;
+};
+void batch_matmul_f32(const BmmArgs& args, std::vector<float>& scratch, PackedB& packed,
+                      int threads);
 
 // NHWC convolution geometry (validated by the caller: sizes > 0, the output fits).
 struct ConvGeom {

@@ -122,3 +122,30 @@ NEON_TEST(transpose_conv_matches_scatter) {
     for (size_t i = 0; i < y.size(); ++i) CHECK_NEAR(y[i], clampf(float(ref[i]), 0.0f, INFINITY), 1e-4);
   }
 }
+
+NEON_TEST(batch_matmul_adjoints_and_broadcast) {
+  const int64_t M = 7, K = 13, N = 19;
+  auto a = seq(2 * M * K, 4), b = seq(3 * K * N, 5);
+  const std::vector<int64_t> ai = {0, 1, 1, 0}, bi = {2, 2, 0, 1};   // B re-packed on change
+  for (int adj = 0; adj < 4; ++adj) {
+    const bool ax = adj & 1, ay = adj & 2;
+    for (int threads = 1; threads <= 2; ++threads) {
+      std::vector<float> out(ai.size() * M * N), scratch;
+      PackedB packed;
+      BmmArgs g{M, K, N, static_cast<int64_t>(ai.size()), ax, ay, a.data(), b.data(),
+                ai.data(), bi.data(), out.data()};
+      batch_matmul_f32(g, scratch, packed, threads);
+      for (size_t i = 0; i < ai.size(); ++i)
+        for (int64_t m = 0; m < M; ++m)
+          for (int64_t n = 0; n < N; ++n) {
+            double ref = 0;
+            for (int64_t k = 0; k < K; ++k) {
+              const float av = a[ai[i] * M * K + (ax ? k * M + m : m * K + k)];
+              const float bv = b[bi[i] * K * N + (ay ? n * K + k : k * N + n)];
+              ref += static_cast<double>(av) * bv;
+            }
+            CHECK_NEAR(out[(i * M + m) * N + n], ref, 1e-4);
+          }
+    }
+  }
+}
