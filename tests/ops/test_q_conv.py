@@ -93,6 +93,13 @@ DEPTHWISE = {
     "c4_k5x2_s1x2": ((1, 8, 9, 4), (1, 5, 2, 4), 1, (1, 2), (1, 1), "VALID", "NONE"),
     "c37_k1": ((1, 3, 4, 37), (1, 1, 1, 37), 1, (1, 1), (1, 1), "SAME", "NONE"),
     "c1_m3": ((1, 5, 5, 1), (1, 3, 3, 3), 3, (2, 1), (1, 1), "SAME", "NONE"),
+    # several accumulation bands of output rows (qdw_plan.BAND_BYTES)
+    "c64_bands": ((1, 60, 60, 64), (1, 3, 3, 64), 1, (1, 1), (1, 1), "SAME", "RELU6"),
+    # phase planes: stride with dilation, stride 3, taps that only ever read padding
+    "c8_s2_dil2": ((1, 11, 12, 8), (1, 3, 3, 8), 1, (2, 2), (2, 2), "SAME", "NONE"),
+    "c4_s3_valid": ((2, 10, 11, 4), (1, 3, 2, 4), 1, (3, 3), (1, 1), "VALID", "RELU"),
+    "c6_k5_tiny": ((1, 2, 3, 6), (1, 5, 5, 6), 1, (1, 1), (1, 1), "SAME", "NONE"),
+    "c2_m3_s2x1_dil1x2": ((1, 9, 10, 2), (1, 2, 3, 6), 3, (2, 1), (1, 2), "SAME", "NONE"),
 }
 
 

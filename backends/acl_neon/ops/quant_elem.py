@@ -1,9 +1,10 @@
 """Quantized 8-bit pooling, ADD/SUB/MUL and TANH/LOGISTIC on acl_neon (module _quant).
 
 Pooling computes TFLite's integer average (valid taps, halves away from zero) and maximum
-natively; ADD/SUB/MUL gather from the cpu kernels' 65536-pair tables (qpairtable: the exact
-arithmetic evaluated on every pair of input values, per loop kind of TFLite's kernel); TANH and
-LOGISTIC gather from the cpu kernels' 256-entry tables. The results are the cpu kernels'.
+natively; ADD/SUB of same-shape tensors are computed directly (csrc/quant/qadd.h); broadcast
+ADD/SUB and MUL gather from the cpu kernels' 65536-pair tables (qpairtable: the exact arithmetic
+evaluated on every pair of input values, per loop kind of TFLite's kernel); TANH and LOGISTIC
+gather from the cpu kernels' 256-entry tables. The results are the cpu kernels'.
 """
 from __future__ import annotations
 
@@ -78,9 +79,37 @@ class _NeonTabulated(QuantNeon):
                       self.threads)
 
 
+def add_params(k) -> dict:
+    """The native AddPlan parameters of a validated quantized ADD/SUB kernel `k`."""
+    width, shift_first = (0, False) if k.vec_flags is None else k.vec_flags[:2]
+    return {"zp1": k.zp1, "zp2": k.zp2, "zpo": k.zpo, "m1": k.m1, "e1": k.e1, "m2": k.m2,
+            "e2": k.e2, "mo": k.mo, "eo": k.eo, "lo": k.lo, "hi": k.hi, "sub": k.sub,
+            "signed": k.inputs[0].dtype == I8, "shift_first": bool(shift_first),
+            "width": int(width)}
+
+
 @qregister("BinaryArithmetic.ADD", "BinaryArithmetic.SUB")
 class NeonQAddSub(_NeonTabulated, QuantAddSubLayer):
-    pass
+    """Same-shape operands: the arithmetic computed directly (csrc/quant/qadd.h: the optimized
+    ADD's vector lanes on the first n - n % width elements, the scalar code on the rest; SUB
+    scalar throughout); broadcast shapes gather from the pair tables."""
+
+    def prepare(self) -> None:
+        a, b, y = self.inputs[0], self.inputs[1], self.outputs[0]
+        self.direct = None
+        if tuple(a.shape) == tuple(b.shape) == tuple(y.shape) and not self.pot \
+                and self.left_shift == 20:
+            self.direct = self.lib.AddPlan(int(np.prod(y.shape, dtype=np.int64)),
+                                           add_params(self))
+        else:
+            super().prepare()
+
+    def run(self) -> None:
+        if self.direct is None:
+            super().run()
+        else:
+            self.direct.run(self.inputs[0].buffer, self.inputs[1].buffer,
+                            self.outputs[0].buffer, self.threads)
 
 
 @qregister("BinaryArithmetic.MUL")

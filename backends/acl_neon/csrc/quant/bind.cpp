@@ -12,6 +12,7 @@
 #include "qgemm.h"
 
 namespace py = pybind11;
+void bind_more(py::module_& m);   // bind_more.cpp
 using namespace onert_neon;
 using namespace onert_neon::quant;
 
@@ -219,6 +220,7 @@ struct BinaryPlan {
 PYBIND11_MODULE(_quant, m) {
   m.doc() = "acl_neon native 8-bit quantized kernels";
   add_isa_functions(m);
+  bind_more(m);
   py::class_<ConvPlan>(m, "ConvPlan")
       .def(py::init<std::vector<int64_t>, py::array, py::array, int32_t, bool, int, py::dict>())
       .def("run", &ConvPlan::run);

@@ -26,6 +26,7 @@ from . import qcompare  # noqa: F401
 from . import qactivation  # noqa: F401
 from . import qtanh16  # noqa: F401
 from . import qlogsoftmax  # noqa: F401
+from . import qdiv  # noqa: F401
 from .base import qkernels, quant_kernel_for
 
 __all__ = ["qkernels", "quant_kernel_for"]

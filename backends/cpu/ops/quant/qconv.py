@@ -178,9 +178,13 @@ class QConvBase(QuantKernel):
     def hook(self, targets: list) -> None:
         """Route the float kernel's per-chunk `act(out)` calls to the requantization of that
         chunk into the integer output: targets are (float chunk, int chunk) pairs."""
+        self.float_kernel.act = self.make_act(targets)
+
+    def make_act(self, targets: list):
+        """An `act(chunk)` requantizing each float chunk of `targets` ((float chunk, int chunk)
+        pairs) into its integer chunk: Float64Rescale where it applies, else ConvRequant."""
         if self.f64 is not None:
-            self.float_kernel.act = self.f64.hook(targets)
-            return
+            return self.f64.hook(targets)
         size = max((f.size for f, _ in targets), default=0)
         tmp = np.empty(size, I64)
         neg = np.empty(size, I64)
@@ -194,7 +198,7 @@ class QConvBase(QuantKernel):
         def act(f: np.ndarray) -> None:
             q, t, ng = plan[id(f)]
             requant(f, q, t, ng)
-        self.float_kernel.act = act
+        return act
 
     def run(self) -> None:
         np.subtract(self.x, self.zp, out=self.dest, dtype=self.acc_dtype)

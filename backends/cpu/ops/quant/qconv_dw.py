@@ -7,18 +7,17 @@ TFLite's builtin DEPTHWISE_CONV_2D runs, per input type (depthwise_conv.cc Eval)
            at a time with the vector rounding (halves up) and the last cout % 8 channels of every
            pixel with the scalar reference rounding (probed: 3..40 channels, multipliers 1..4),
   int16 -> reference_integer_ops::DepthwiseConvPerChannel (int64 bias, int64 rescale).
-The accumulation reuses the float kernel's plan (backends/cpu/ops/depthwise_conv2d.py: shifted
-input views times per-channel weights, padding taps skipped) on x - x_zp and w - w_zp in float32
-or float64, exact by the bound checked in QConvBase.validate; the float kernel's per-band
-activation hook requantizes each band (qconv.ConvRequant) while it is in cache.
+The accumulation (qdw_plan.DepthwisePlan: zero-bordered phase planes of x - x_zp, every tap a
+contiguous multiply-add over bands of output rows) runs on x - x_zp and w - w_zp in float32 or
+float64, exact by the bound checked in QConvBase.validate; each band is requantized
+(qconv_f64.Float64Rescale, else qconv.ConvRequant) while it is in cache.
 """
 from __future__ import annotations
 
-import numpy as np
-
-from ..depthwise_conv2d import DepthwiseConv2DLayer
+from ..common import conv_padding
 from .base import I8, I16, U8, qregister
 from .qconv import QConvBase
+from .qdw_plan import DepthwisePlan
 
 
 @qregister("DepthwiseConv2D")
@@ -45,12 +44,17 @@ class QDepthwiseConv2DLayer(QConvBase):
         return cout
 
     def prepare(self) -> None:
-        dt, y = self.acc_dtype, self.out
-        yf = np.empty(y.shape, dt)
-        fl = self.float_plan(DepthwiseConv2DLayer, np.empty(self.buf(0).shape, dt), yf)
-        row = yf.strides[1] if yf.ndim == 4 and yf.shape[1] else 1
-        targets = []
-        for f, _, _ in fl.bands:
-            r0 = (f.__array_interface__["data"][0] - yf.__array_interface__["data"][0]) // row
-            targets.append((f, y[:, r0:r0 + f.shape[1]]))
-        self.hook(targets)
+        p, x, y = self.op.params, self.buf(0), self.out
+        n, h, wd, _ = x.shape
+        _, kh, kw, cout = self.wf.shape
+        _, oh, ow, _ = y.shape
+        sh, sw, dh, dw = p.stride_h, p.stride_w, p.dilation_h_factor, p.dilation_w_factor
+        pt, _, pl, _ = conv_padding(p.padding, h, wd, kh, kw, sh, sw, dh, dw, oh, ow)
+        self.plan = DepthwisePlan(x.shape, self.wf.reshape(kh * kw, cout),
+                                  (kh, kw, sh, sw, dh, dw, pt, pl, oh, ow), self.acc_dtype,
+                                  self.check_scratch)
+        self.x, self.zp = x, self.acc_dtype.type(self.xzp)
+        self.rescale = self.make_act(self.plan.targets(y))
+
+    def run(self) -> None:
+        self.plan.run(self.x, self.zp, self.rescale)

@@ -1,0 +1,108 @@
+// Module _quant, continued: quantized ADD/SUB of same-shape tensors and MEAN (bound from
+// bind.cpp through bind_more).
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+
+#include <string>
+
+#include "bind_util.h"
+#include "qadd.h"
+#include "qmean.h"
+
+namespace py = pybind11;
+using namespace onert_neon;
+using namespace onert_neon::quant;
+
+namespace {
+
+void check_bytes(py::array& t, const char* what, int64_t n, bool write) {
+  if (t.itemsize() != 1 || !(t.flags() & py::array::c_style))
+    throw py::value_error(std::string(what) + ": a contiguous 8-bit array expected");
+  if (t.size() != n) throw py::value_error(std::string(what) + ": size mismatch");
+  if (write && !t.writeable()) throw py::value_error(std::string(what) + ": not writeable");
+}
+
+void check_multiplier(int64_t m, int64_t e, int64_t e_lo, int64_t e_hi, const char* what) {
+  if (m < 0 || m > INT32_MAX || e < e_lo || e > e_hi)
+    throw py::value_error(std::string(what) + ": multiplier or shift out of range");
+}
+
+struct AddPlan {
+  AddParams p{};
+  int64_t n;
+
+  AddPlan(int64_t n_, py::dict d) : n(n_) {
+    auto i32 = [&](const char* k) { return d[k].cast<int32_t>(); };
+    p.zp1 = i32("zp1"); p.zp2 = i32("zp2"); p.zpo = i32("zpo");
+    p.m1 = i32("m1"); p.e1 = i32("e1"); p.m2 = i32("m2"); p.e2 = i32("e2");
+    p.mo = i32("mo"); p.eo = i32("eo"); p.lo = i32("lo"); p.hi = i32("hi");
+    p.sub = d["sub"].cast<bool>();
+    p.x_signed = d["signed"].cast<bool>();
+    p.shift_first = d["shift_first"].cast<bool>();
+    p.width = d["width"].cast<int64_t>();
+    check_multiplier(p.m1, p.e1, -31, 0, "add input 1");
+    check_multiplier(p.m2, p.e2, -31, 0, "add input 2");
+    check_multiplier(p.mo, p.eo, -31, 0, "add output");
+    const int32_t tlo = p.x_signed ? -128 : 0, thi = p.x_signed ? 127 : 255;
+    if (p.lo < tlo || p.hi > thi || p.lo > p.hi) throw py::value_error("add: bad clamp range");
+    for (int32_t zp : {p.zp1, p.zp2, p.zpo})
+      if (zp < tlo || zp > thi) throw py::value_error("add: zero point out of range");
+    if (n < 0 || p.width < 0) throw py::value_error("add: bad size or width");
+  }
+
+  void run(py::array a, py::array b, py::array out, int threads) {
+    check_bytes(a, "a", n, false);
+    check_bytes(b, "b", n, false);
+    check_bytes(out, "out", n, true);
+    const uint8_t* ap = static_cast<const uint8_t*>(a.data());
+    const uint8_t* bp = static_cast<const uint8_t*>(b.data());
+    uint8_t* op = static_cast<uint8_t*>(out.mutable_data());
+    py::gil_scoped_release release;
+    qadd(p, ap, bp, op, n, threads);
+  }
+};
+
+struct MeanPlan {
+  MeanParams p{};
+
+  MeanPlan(int64_t outer, int64_t count, int64_t inner, py::dict d) {
+    p.outer = outer; p.count = count; p.inner = inner;
+    if (outer < 0 || count < 1 || inner < 0) throw py::value_error("mean: bad shape");
+    if (count * 510 >= (int64_t{1} << 31)) throw py::value_error("mean: count too large");
+    p.x_signed = d["signed"].cast<bool>();
+    p.hw = d["hw"].cast<bool>();
+    const int64_t m = d["m"].cast<int64_t>(), s = d["shift"].cast<int64_t>();
+    check_multiplier(m, s, -31, 31, "mean");
+    p.m = static_cast<int32_t>(m);
+    p.shift = static_cast<int32_t>(s);
+    p.offset = d["offset"].cast<int64_t>();
+    if (p.offset < -(int64_t{1} << 40) || p.offset > (int64_t{1} << 40))
+      throw py::value_error("mean: offset out of range");
+    p.out_zp = d["out_zp"].cast<int32_t>();
+    p.lo = d["lo"].cast<int32_t>();
+    p.hi = d["hi"].cast<int32_t>();
+    p.vec = d["vec"].cast<int64_t>();
+    const int32_t tlo = p.x_signed ? -128 : 0, thi = p.x_signed ? 127 : 255;
+    if (p.lo < tlo || p.hi > thi || p.lo > p.hi) throw py::value_error("mean: bad clamp range");
+  }
+
+  void run(py::array x, py::array out, int threads) {
+    check_bytes(x, "x", p.outer * p.count * p.inner, false);
+    check_bytes(out, "out", p.outer * p.inner, true);
+    const uint8_t* xp = static_cast<const uint8_t*>(x.data());
+    uint8_t* op = static_cast<uint8_t*>(out.mutable_data());
+    py::gil_scoped_release release;
+    qmean(p, xp, op, threads);
+  }
+};
+
+}  // namespace
+
+void bind_more(py::module_& m) {
+  py::class_<AddPlan>(m, "AddPlan")
+      .def(py::init<int64_t, py::dict>())
+      .def("run", &AddPlan::run);
+  py::class_<MeanPlan>(m, "MeanPlan")
+      .def(py::init<int64_t, int64_t, int64_t, py::dict>())
+      .def("run", &MeanPlan::run);
+}

@@ -1,0 +1,62 @@
+"""Quantized 8-bit MEAN over one contiguous block of constant axes on acl_neon (module _quant:
+csrc/quant/qmean.h): the cpu kernel's constants (qreduce.QMean: the optimized HW mean or the
+reference QuantizedMeanOrSum), column sums and the exact rescale in native code.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ...cpu.ops.quant.base import I8
+from ...cpu.ops.quant.qreduce import QMean
+from ...cpu.ops.reduce_softmax import ReduceLayer
+from .quant import QuantNeon, qregister
+
+
+def mean_layout(graph, op):
+    """(outer, count, inner) of a MEAN over constant axes forming one contiguous block of the
+    input's shape, or a reason it has none."""
+    x, ax = graph.operands[op.inputs[0]], graph.operands[op.inputs[1]]
+    if not ax.is_constant:
+        return None, "acl_neon quantized MEAN needs constant axes"
+    shape = [int(d) for d in x.shape]
+    try:
+        axes = ReduceLayer.normalized([int(a) for a in np.asarray(ax.data).reshape(-1)],
+                                      len(shape))
+    except ValueError as e:
+        return None, str(e)
+    if not axes or list(axes) != list(range(axes[0], axes[-1] + 1)):
+        return None, "acl_neon quantized MEAN reduces one contiguous block of axes"
+    outer = int(np.prod(shape[:axes[0]], dtype=np.int64))
+    count = int(np.prod(shape[axes[0]:axes[-1] + 1], dtype=np.int64))
+    inner = int(np.prod(shape[axes[-1] + 1:], dtype=np.int64))
+    if count < 1 or count * 510 >= 1 << 31:
+        return None, "acl_neon quantized MEAN: reduced count out of range"
+    return (outer, count, inner), ""
+
+
+@qregister("Reduce.MEAN")
+class NeonQMean(QuantNeon, QMean):
+    @classmethod
+    def supports(cls, op, graph):
+        ok, why = super().supports(op, graph)
+        if not ok:
+            return ok, why
+        layout, why = mean_layout(graph, op)
+        return layout is not None, why
+
+    def prepare(self) -> None:
+        super().prepare()
+        x = self.inputs[0]
+        axes, (hw, m, s, offset) = self.plan
+        shape = tuple(int(d) for d in x.shape)
+        outer = int(np.prod(shape[:axes[0]], dtype=np.int64))
+        count = int(np.prod(shape[axes[0]:axes[-1] + 1], dtype=np.int64))
+        inner = int(np.prod(shape[axes[-1] + 1:], dtype=np.int64))
+        vec = inner - inner % 16 if hw else 0
+        self.native = self.lib.MeanPlan(outer, count, inner, {
+            "signed": x.dtype == I8, "hw": bool(hw), "m": int(m), "shift": int(s),
+            "offset": int(offset), "out_zp": self.out_zp, "lo": self.lo, "hi": self.hi,
+            "vec": vec})
+
+    def run(self) -> None:
+        self.native.run(self.inputs[0].buffer, self.outputs[0].buffer, self.threads)

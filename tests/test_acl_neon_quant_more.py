@@ -1,0 +1,98 @@
+"""acl_neon's direct 8-bit ADD/SUB (same shapes: csrc/quant/qadd.h) and MEAN (qmean.h) against
+the interpreter, bit-exact, at every ISA level of the native module and with 1 and 2 threads;
+every model runs on acl_neon alone (the op must be taken)."""
+from __future__ import annotations
+
+import os
+import sys
+
+import numpy as np
+import pytest
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "ops"))
+
+from onert_py import Session  # noqa: E402
+from onert_py.backends.acl_neon import native  # noqa: E402
+from onert_py.core.loader.flatbuffer_loader import load_flatbuffer  # noqa: E402
+from oracle import tflite_run  # noqa: E402
+from quant_harness import assert_close_int, qrand  # noqa: E402
+from test_q_binary import QPARAMS, all_pairs, binary_model  # noqa: E402
+from test_q_binary import qp as add_qp  # noqa: E402
+from test_q_pool_reduce import RATIOS, reduce_model  # noqa: E402
+
+try:
+    ISAS = native.available_isas() if native.available("quant")[0] else []
+except native.NativeUnavailable:
+    ISAS = []
+pytestmark = pytest.mark.skipif(not ISAS, reason="acl_neon's _quant module is not built")
+
+
+@pytest.fixture(params=ISAS or ["none"])
+def isa(request):
+    before = native.active_isa()
+    native.set_isa(request.param)
+    yield request.param
+    native.set_isa(before)
+
+
+def check_threads(model: bytes, inputs, backends="acl_neon") -> None:
+    expected = tflite_run(model, list(inputs))
+    for t in (1, 2):
+        got = Session(model, backends=backends, config={"num_threads": t}).run(list(inputs))
+        for k, (g, e) in enumerate(zip(got, expected)):
+            assert_close_int(np.asarray(g), e, 0, f"output {k}, {t} threads")
+
+
+@pytest.mark.parametrize("op,dtype", [("ADD", "int8"), ("ADD", "uint8"), ("SUB", "int8"),
+                                      ("SUB", "uint8")])
+@pytest.mark.parametrize("params", list(QPARAMS)[:4])
+def test_addsub_all_pairs_each_isa(isa, op, dtype, params):
+    """Every pair of input values; 65536 - 13 elements: vector lanes plus a scalar tail."""
+    a, b = all_pairs(dtype)
+    n = a.size - 13
+    act = "RELU6" if params == "third" else "NONE"
+    model = binary_model(op, (n,), (n,), dtype, *add_qp(dtype, params),
+                         fused_activation_function=act)
+    check_threads(model, [a[:n], b[:n]])
+
+
+@pytest.mark.parametrize("shape", [(1, 7, 9, 24), (3, 5), (15,), (2, 1, 1, 17)],
+                         ids=lambda s: "x".join(map(str, s)))
+@pytest.mark.parametrize("dtype", ["int8", "uint8"])
+def test_add_shapes_each_isa(isa, shape, dtype):
+    rng = np.random.default_rng([len(shape), *shape])
+    model = binary_model("ADD", shape, shape, dtype, *add_qp(dtype, "wide"),
+                         fused_activation_function="RELU")
+    check_threads(model, [qrand(rng, shape, dtype), qrand(rng, shape, dtype)])
+
+
+MEAN_CASES = {
+    "hw_keep": ((2, 5, 7, 21), [1, 2], True),
+    "hw_keep_rev": ((1, 4, 4, 32), [2, 1], True),
+    "hw_nokeep": ((2, 5, 7, 21), [1, 2], False),
+    "hw_negative": ((1, 3, 6, 17), [-3, -2], True),
+    "hw_wide": ((1, 7, 7, 300), [1, 2], True),
+    "hw_wide_nokeep": ((1, 7, 7, 300), [1, 2], False),
+    "last": ((3, 4, 37), [2], False),
+    "first_keep": ((6, 4, 5), [0], True),
+    "all": ((2, 3, 4, 5), [0, 1, 2, 3], False),
+}
+
+
+@pytest.mark.parametrize("ratio", list(RATIOS))
+@pytest.mark.parametrize("case", list(MEAN_CASES))
+@pytest.mark.parametrize("dtype", ["int8", "uint8"])
+def test_mean_each_isa(isa, dtype, case, ratio):
+    shape, model = reduce_model("MEAN", MEAN_CASES[case], dtype, RATIOS[ratio], ozp_shift=5)
+    rng = np.random.default_rng(sum(map(ord, case + ratio)))
+    check_threads(model, [qrand(rng, shape, dtype)])
+
+
+def test_mean_refuses_non_contiguous_axes():
+    from onert_py.backends.acl_neon.ops.quant_more import NeonQMean
+    shape, model = reduce_model("MEAN", ((2, 9, 3, 4), [1, 3], True), "int8", 0.37)
+    graph = load_flatbuffer(model, "mean").primary
+    op = next(iter(graph.operations.values()))
+    ok, why = NeonQMean.supports(op, graph)
+    assert not ok and "contiguous" in why
+    check_threads(model, [qrand(np.random.default_rng(3), shape, "int8")], "acl_neon;cpu")
