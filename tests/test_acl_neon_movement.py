@@ -177,7 +177,7 @@ def qcases():
     u = lambda a: (a.astype(np.int16) + 128).astype(np.uint8)  # noqa: E731
     s2b_in = rand(RNG, (1, 3, 3, 2), "int8", -128, 127)
     return {"concat_int8": (same, [x, y], "acl_neon"),
-            "concat_uint8_requantized": (other, [u(x), u(y)], "cpu"),
+            "concat_uint8_requantized": (other, [u(x), u(y)], "acl_neon"),
             "pad_int8_zero_point": (pad, [x], "acl_neon"),
             "space_to_batch_int8": (s2b, [s2b_in], "acl_neon")}
 

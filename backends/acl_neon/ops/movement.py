@@ -151,7 +151,8 @@ class NeonTranspose(NeonMove, TransposeLayer):
 @register("Concat")
 class NeonConcat(NeonMove, ConcatLayer):
     quantized = True      # the quantized forms are sorted out in quant_copy
-    requant_refusal = "acl_neon does not requantize CONCATENATION inputs (cpu does)"
+    requant_refusal = ("acl_neon requantizes uint8 CONCATENATION inputs only (quant_concat); "
+                       "int8/int16 inputs with other parameters run on cpu")
 
     @classmethod
     def supports(cls, op, graph):

@@ -1,13 +1,16 @@
-// Module _quant, continued: quantized ADD/SUB of same-shape tensors and MEAN (bound from
-// bind.cpp through bind_more).
+// Module _quant, continued: quantized ADD/SUB of same-shape tensors, MEAN and SOFTMAX (bound
+// from bind.cpp through bind_more).
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
+#include <cmath>
 #include <string>
+#include <vector>
 
 #include "bind_util.h"
 #include "qadd.h"
 #include "qmean.h"
+#include "qsoftmax.h"
 
 namespace py = pybind11;
 using namespace onert_neon;
@@ -96,6 +99,50 @@ struct MeanPlan {
   }
 };
 
+struct SoftmaxPlan {
+  SoftmaxParams p{};
+  std::vector<float> table;
+
+  SoftmaxPlan(int64_t rows, int64_t depth, py::dict d) {
+    if (rows < 0 || depth < 1) throw py::value_error("softmax: bad shape");
+    p.rows = rows;
+    p.depth = depth;
+    p.x_signed = d["signed"].cast<bool>();
+    p.out_bytes = d["out_bytes"].cast<int>();
+    p.round_away = d["round_away"].cast<bool>();
+    p.zp = d["zp"].cast<int32_t>();
+    p.lo = d["lo"].cast<int32_t>();
+    p.hi = d["hi"].cast<int32_t>();
+    p.out_scale = d["out_scale"].cast<float>();
+    if (p.out_bytes != 1 && p.out_bytes != 2) throw py::value_error("softmax: 8- or 16-bit output");
+    const int32_t tlo = p.out_bytes == 2 ? -32768 : (p.x_signed ? -128 : 0);
+    const int32_t thi = p.out_bytes == 2 ? 32767 : (p.x_signed ? 127 : 255);
+    if (p.lo < tlo || p.hi > thi || p.lo > p.hi) throw py::value_error("softmax: bad clamp range");
+    if (p.zp < -65536 || p.zp > 65536) throw py::value_error("softmax: zero point out of range");
+    if (!(p.out_scale > 0) || !std::isfinite(p.out_scale))
+      throw py::value_error("softmax: the output scale must be positive and finite");
+    py::array t = d["table"].cast<py::array>();
+    if (t.dtype().kind() != 'f' || t.itemsize() != 4 || t.size() != 256 ||
+        !(t.flags() & py::array::c_style))
+      throw py::value_error("softmax: a contiguous float32 table of 256 entries expected");
+    const float* tp = static_cast<const float*>(t.data());
+    table.assign(tp, tp + 256);
+    p.table = table.data();
+  }
+
+  void run(py::array x, py::array out, int threads) {
+    check_bytes(x, "x", p.rows * p.depth, false);
+    if (out.itemsize() != p.out_bytes || !(out.flags() & py::array::c_style) ||
+        out.size() != p.rows * p.depth || !out.writeable())
+      throw py::value_error("softmax: out must be a contiguous writeable array of the output's "
+                            "type and the input's size");
+    const uint8_t* xp = static_cast<const uint8_t*>(x.data());
+    void* op = out.mutable_data();
+    py::gil_scoped_release release;
+    qsoftmax(p, xp, op, threads);
+  }
+};
+
 }  // namespace
 
 void bind_more(py::module_& m) {
@@ -105,4 +152,7 @@ void bind_more(py::module_& m) {
   py::class_<MeanPlan>(m, "MeanPlan")
       .def(py::init<int64_t, int64_t, int64_t, py::dict>())
       .def("run", &MeanPlan::run);
+  py::class_<SoftmaxPlan>(m, "SoftmaxPlan")
+      .def(py::init<int64_t, int64_t, py::dict>())
+      .def("run", &SoftmaxPlan::run);
 }

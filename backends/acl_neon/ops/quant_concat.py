@@ -1,0 +1,78 @@
+"""uint8 CONCATENATION whose inputs' scales or zero points differ from the output's, on
+acl_neon: the cpu kernel's validation and requantization constants (qconcat.QConcat: TFLite's
+ConcatenationWithScaling, float32 round(q * s + bias) + zp), tabulated over the 256 input codes
+(the table is the cpu formula evaluated on every code, so bit-exact with it), applied natively
+(lut8 of module _quant) into scratch copies, then one native strided copy (movement's CopyPlan)
+into the output. Concatenations whose inputs all carry the output's parameters are plain copies
+(movement.NeonConcat).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ...cpu.ops.quant import qmath
+from ...cpu.ops.quant.base import U8, is_quantized
+from ...cpu.ops.quant.qconcat import QConcat
+from .. import native
+from .movement import NeonMove, copy_steps
+from .quant import QuantNeon, qregister
+
+F32 = np.float32
+
+
+def requant_table(scale: np.float32, bias: np.float32, zp: int) -> np.ndarray:
+    """QConcat.run's requantization of every uint8 code (the same numpy float32 arithmetic)."""
+    v = qmath.round_half_away(np.arange(256, dtype=np.int64).astype(U8).astype(F32) * scale
+                              + bias)
+    return qmath.clamp_cast(v.astype(np.int64) + zp, 0, 255, U8)
+
+
+@qregister("Concat")
+class NeonQConcatRequant(QuantNeon, QConcat):
+    @classmethod
+    def applies(cls, op, graph) -> bool:
+        """Only the requantizing form (the copies are movement.NeonConcat's)."""
+        if not (op.inputs and is_quantized(graph, op.inputs[0])):
+            return False
+        return not all(NeonMove.same_quant(graph, i, op.outputs[0]) for i in op.inputs)
+
+    @classmethod
+    def supports(cls, op, graph):
+        ok, why = native.available("movement")
+        if not ok:
+            return False, why
+        ok, why = super().supports(op, graph)
+        if not ok:
+            return ok, why
+        if graph.operands[op.outputs[0]].dtype != U8:
+            return False, "acl_neon requantizes uint8 CONCATENATION inputs only"
+        if op.params.get("fused_activation_function") not in (None, "NONE"):
+            return False, "acl_neon CONCATENATION has no fused activation"
+        return True, ""
+
+    def prepare(self) -> None:
+        QConcat.prepare(self)       # self.srcs: input buffers, scratch for the requantized
+        self.tables = [None if r is None else requant_table(r[0], r[1], self.zp)
+                       for r in self.rescale]
+        out = self.outputs[0].buffer
+        steps, start = [], 0
+        lead = (slice(None),) * self.axis
+        for k, src in enumerate(self.srcs):
+            n = src.shape[self.axis] if src.ndim else 1
+            steps += copy_steps(k, 0, src, src, out, out[lead + (slice(start, start + n),)])
+            start += n
+        if start != (out.shape[self.axis] if out.ndim else 1):
+            raise self.fail(f"inputs fill {start} of the output's {out.shape[self.axis]} "
+                            f"along axis {self.axis}")
+        self.copy = native.module("movement").CopyPlan([a.nbytes for a in self.srcs],
+                                                       [out.nbytes], steps)
+
+    def run(self) -> None:
+        srcs = []
+        for t, table, scratch in zip(self.inputs, self.tables, self.srcs):
+            if table is None:
+                srcs.append(t.buffer)
+            else:
+                self.lib.lut8(table, t.buffer, scratch, self.threads)
+                srcs.append(scratch)
+        self.copy.run(srcs, [self.outputs[0].buffer], self.threads)

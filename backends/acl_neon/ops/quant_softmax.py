@@ -1,0 +1,36 @@
+"""Quantized SOFTMAX (int8 / uint8 input; the same type or int16 out) on acl_neon (module
+_quant: csrc/quant/qsoftmax.h): the cpu kernel's validation and exp table (qsoftmax.QSoftmax,
+the interpreter's SoftmaxInt8LUT), the per-row max, sequential float32 sum and rounding in
+native code with the very same float32 arithmetic (bit-exact with the interpreter).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ...cpu.ops.quant.base import I8, I16, U8
+from ...cpu.ops.quant.qsoftmax import QSoftmax
+from .quant import QuantNeon, qregister
+
+
+@qregister("Softmax")
+class NeonQSoftmax(QuantNeon, QSoftmax):
+    dtypes = frozenset({I8, U8})
+
+    def prepare(self) -> None:
+        x, y = self.inputs[0], self.outputs[0]
+        shape = tuple(int(d) for d in x.shape)
+        depth = shape[-1] if shape else 1
+        rows = int(np.prod(shape[:-1], dtype=np.int64)) if shape else 1
+        self.native = None
+        if depth == 0 or rows == 0:
+            return
+        info = np.iinfo(y.dtype)
+        self.native = self.lib.SoftmaxPlan(rows, depth, {
+            "signed": x.dtype == I8, "out_bytes": 2 if y.dtype == I16 else 1,
+            "round_away": y.dtype != U8, "zp": int(self.zp) if y.dtype != U8 else 0,
+            "lo": int(info.min), "hi": int(info.max), "out_scale": float(self.out_scale),
+            "table": np.ascontiguousarray(self.table, np.float32)})
+
+    def run(self) -> None:
+        if self.native is not None:
+            self.native.run(self.inputs[0].buffer, self.outputs[0].buffer, self.threads)
