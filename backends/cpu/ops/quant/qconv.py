@@ -8,7 +8,9 @@ TFLite's builtin CONV_2D runs, per input type (conv.cc Eval):
 The accumulator is exact integer arithmetic in all of them:
     acc = sum (x - x_zp) * (w - w_zp) + bias.
 Here the GEMM runs in float32 (or float64) BLAS on x - x_zp (padding = 0 = the zero point) and
-w - w_zp; it is exact because a bound on every partial sum (max|x - x_zp| times the largest sum of
+w - w_zp, or, where the float64 rescale stays exact (QConvBase.plan_raw_input), on x itself (one
+cast per run instead of a slower subtraction; padding = x_zp) with -x_zp * sum(w - w_zp) folded
+into each channel's bias; it is exact because a bound on every partial sum (max|x - x_zp| times the largest sum of
 |w - w_zp| of one output channel) is checked against the float's integer range in prepare().
 The rescale, probed against the interpreter (ties, per-channel scales, 1..40 channels):
   - int8 and uint8 (the GEMM library's output stage): SaturatingRoundingDoublingHighMul, then a
@@ -156,7 +158,28 @@ class QConvBase(QuantKernel):
         # the exact float64 form of that rescale (qconv_f64), where it applies
         self.f64 = None if x.dtype == I16 else Float64Rescale.plan(self.requant, y.dtype,
                                                                    bound, bias)
+        self.raw = False
+        if x.dtype != I16:
+            self.plan_raw_input(x, y, wq, bias, mult, shift, red)
         self.wf = wq.astype(self.acc_dtype)
+
+    def plan_raw_input(self, x, y, wq: np.ndarray, bias: np.ndarray, mult, shift, red) -> None:
+        """Where the float64 rescale stays exact: accumulate x itself (one cast per run instead
+        of a subtraction, which is slower) and fold -x_zp * sum(w - w_zp) of each channel into
+        the bias; padded taps then hold x_zp (their x - x_zp is 0 as before). `self.requant`
+        keeps the x - x_zp form (the acl backends read it); `self.f64` gets the folded one."""
+        lo, hi = qmath.dtype_range(x.dtype)
+        bound = max(abs(lo), abs(hi)) * int(np.abs(wq).sum(axis=red).max(initial=0))
+        dt = np.dtype(np.float32 if bound < F32_EXACT else np.float64)
+        if dt.itemsize > self.acc_dtype.itemsize:
+            return
+        braw = bias - self.xzp * wq.sum(axis=red).reshape(bias.shape)
+        rq = ConvRequant(mult, shift, braw, self.zero_point(y),
+                         *self.qrange(y, self.op.params.fused_activation_function),
+                         mode="q31", split=self.reference_split(bias.size))
+        f64 = Float64Rescale.plan(rq, y.dtype, bound, braw)
+        if f64 is not None:
+            self.raw, self.acc_dtype, self.f64 = True, dt, f64
 
     def reference_split(self, cout: int) -> int:
         """The first output channel rescaled with the reference (away-from-zero) rounding."""
@@ -201,7 +224,10 @@ class QConvBase(QuantKernel):
         return act
 
     def run(self) -> None:
-        np.subtract(self.x, self.zp, out=self.dest, dtype=self.acc_dtype)
+        if self.raw:
+            np.copyto(self.dest, self.x)
+        else:
+            np.subtract(self.x, self.zp, out=self.dest, dtype=self.acc_dtype)
         self.float_kernel.run()
 
 
@@ -221,8 +247,10 @@ class QConv2DLayer(QConvBase):
         dt, y = self.acc_dtype, self.out
         fl = self.float_plan(Conv2DLayer, np.zeros(self.buf(0).shape, dt), np.empty(y.shape, dt))
         if not fl.pointwise and fl.pad.interior is not None:
-            # write x - zp straight into the zero-bordered copy: no refresh copy
+            # write x - zp (or x) straight into the bordered copy: no refresh copy; the border
+            # is 0 = x_zp - x_zp, or x_zp itself for the raw input (plan_raw_input)
             self.dest, fl.pad.interior = fl.pad.interior, None
+            fl.pad.padded[...] = self.xzp if self.raw else 0
         y2d = y.reshape(-1, y.shape[3])
         targets, r = [], 0
         for _, f in fl.chunks:

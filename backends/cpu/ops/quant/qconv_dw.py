@@ -52,8 +52,8 @@ class QDepthwiseConv2DLayer(QConvBase):
         pt, _, pl, _ = conv_padding(p.padding, h, wd, kh, kw, sh, sw, dh, dw, oh, ow)
         self.plan = DepthwisePlan(x.shape, self.wf.reshape(kh * kw, cout),
                                   (kh, kw, sh, sw, dh, dw, pt, pl, oh, ow), self.acc_dtype,
-                                  self.check_scratch)
-        self.x, self.zp = x, self.acc_dtype.type(self.xzp)
+                                  self.check_scratch, self.xzp if self.raw else 0)
+        self.x, self.zp = x, None if self.raw else self.acc_dtype.type(self.xzp)
         self.rescale = self.make_act(self.plan.targets(y))
 
     def run(self) -> None:

@@ -5,7 +5,8 @@ The input minus its zero point is written, once per run, into zero-bordered "pha
 strides (sh, sw) the plane of phase (py, px) holds the padded input's rows py, py + sh, ... and
 columns px, px + sw, ..., so the tap (i, j) of every output pixel reads one plane at a constant
 offset (qy, qx) = (i*dh // sh, j*dw // sw) with stride 1. The border is 0 (= x_zp - x_zp: TFLite's
-padded taps contribute nothing), so every tap covers whole output rows and reads a contiguous run
+padded taps contribute nothing; or x_zp when the planes hold x itself, the kernel's bias then
+carrying -x_zp * sum(w)), so every tap covers whole output rows and reads a contiguous run
 of (output width x channels) values per row; the per-channel weights are tiled to that run
 length, so NumPy's inner loops are long even for strided layers or few channels. A depth
 multiplier m > 1 repeats each input channel m times while filling the planes.
@@ -35,7 +36,7 @@ class DepthwisePlan:
     `x_shape` (n, h, w, cin), `w2d` (kh*kw, cout) float filter (minus its zero point),
     `geometry` (kh, kw, sh, sw, dh, dw, pt, pl, oh, ow), `dtype` the exact float type."""
 
-    def __init__(self, x_shape, w2d: np.ndarray, geometry, dtype, check) -> None:
+    def __init__(self, x_shape, w2d: np.ndarray, geometry, dtype, check, border=0) -> None:
         n, h, wd, cin = x_shape
         kh, kw, sh, sw, dh, dw, pt, pl, oh, ow = geometry
         cout = w2d.shape[1]
@@ -50,7 +51,7 @@ class DepthwisePlan:
             if key in self.planes:
                 continue
             check("phase plane", (n, rows, cols, cout), dtype)
-            plane = np.zeros((n, rows, cols, cout), dtype)
+            plane = np.full((n, rows, cols, cout), border, dtype)
             self.planes[key] = plane
             r0, r1, y0 = phase_rows(h, oh, sh, pt, key[0], rows)
             c0, c1, x0 = phase_rows(wd, ow, sw, pl, key[1], cols)
@@ -85,12 +86,16 @@ class DepthwisePlan:
         return [(f, y[:, b0:b0 + f.shape[1]]) for f, _, _, _, b0 in self.bands]
 
     def run(self, x: np.ndarray, zp, act) -> None:
-        """Fill the planes with x - zp, accumulate every band and rescale it with `act`."""
+        """Fill the planes with x - zp (x itself when zp is None: a plain cast, the planes'
+        border then holds x_zp), accumulate every band and rescale it with `act`."""
         for src, dst in self.fills:
             view = x[src]
             if self.mult > 1:
                 view = view[..., None]
-            np.subtract(view, zp, out=dst, dtype=dst.dtype, casting="unsafe")
+            if zp is None:
+                np.copyto(dst, view, casting="unsafe")
+            else:
+                np.subtract(view, zp, out=dst, dtype=dst.dtype, casting="unsafe")
         mul, add = np.multiply, np.add
         for f, f3, steps, tmp, _ in self.bands:
             view, wt = steps[0]
