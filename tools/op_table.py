@@ -1,9 +1,12 @@
 """Generate docs/ops.md: which backend runs which TFLite/Circle builtin, for which input dtypes.
 
 Nothing here is written by hand: for every builtin name of the two schemas the tool builds a
-synthetic one-operation graph per input dtype (every input of that dtype, quantized where the
-column says so) and asks each backend's `config.supports(op, graph)`, the same question the
-compiler's scheduler asks. The answer is what each registered kernel's `supports()` says.
+synthetic one-operation graph per input dtype and asks each backend's
+`config.supports(op, graph)`, the same question the compiler's scheduler asks. The graph has
+the op's real layout where tools/op_probes.py describes it (constant parameters and weights,
+index inputs, output types; the data tensors of the probed dtype, quantized where the column
+says so), else N_INPUTS inputs and one output all of the probed dtype. The answer is what each
+registered kernel's `supports()` says.
 
     python tools/op_table.py            # rewrite docs/ops.md
     python tools/op_table.py --check    # exit 1 when docs/ops.md is out of date
@@ -21,12 +24,19 @@ from onert_py.core.ir import Graph, Operation
 from onert_py.core.ir.op_catalog import CIRCLE_EXTRA_CODES, ir_type_of
 from onert_py.core.ir.operand import Operand, Quantization
 from onert_py.core.ir.operation import Params
-from onert_py.core.loader.schema import CIRCLE, TFLITE
+from onert_py.core.ir.dtypes import TENSOR_TYPES
+from onert_py.core.loader.schema import (CIRCLE, EMPTY_TABLE, TFLITE, options_table,
+                                         read_table_fields)
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import op_probes  # noqa: E402  (tools/ is not a package)
 
 ROOT = Path(__file__).resolve().parent.parent
 OUTPUT = ROOT / "docs" / "ops.md"
 BACKENDS = ("builtin", *BUNDLED)
-N_INPUTS = 3          # data inputs of the synthetic op, all of the probed dtype
+N_INPUTS = 3          # inputs of a builtin without a probe, all of the probed dtype
+TYPE_NAMES = {dtype: name for name, dtype in reversed(TENSOR_TYPES.values())
+              if dtype is not None}
 
 # column label -> (schema type name, NumPy dtype, quantized)
 DTYPES: dict[str, tuple[str, np.dtype, bool]] = {
@@ -53,20 +63,101 @@ def builtin_names() -> dict[str, str]:
             for n in sorted(tfl | cir)}
 
 
+def _params(builtin: str, field: str | None, extra: dict) -> Params:
+    """The options a loaded model gives the op: the options table's schema defaults (what the
+    loader reads when a model leaves a field out), the sub-type field, then the probe's values."""
+    schema = TFLITE if builtin in TFLITE.builtin_names.values() else CIRCLE
+    table = options_table(schema, builtin)
+    values = read_table_fields(schema, EMPTY_TABLE, table) if table else {}
+    if field is not None:
+        values[field] = builtin
+    return Params({**values, **extra})
+
+
+class _Operands:
+    """Adds the operands of one probe graph for the dtype column `label`."""
+
+    def __init__(self, graph: Graph, label: str) -> None:
+        self.graph, self.label = graph, label
+        self.type_name, self.dtype, quantized = DTYPES[label]
+        self.quant = Quantization(np.array([0.5], np.float32), np.array([0], np.int64)) \
+            if quantized else None
+
+    def add(self, shape, dtype, quant=None, data=None, variable=False) -> int:
+        i = len(self.graph.operands)
+        dtype = np.dtype(dtype)
+        if data is not None:
+            data = np.asarray(data, dtype).reshape(shape)
+            data.setflags(write=False)
+        self.graph.operands[i] = Operand(index=i, name=f"t{i}", shape=tuple(shape), dtype=dtype,
+                                         type_name=TYPE_NAMES[dtype], quant=quant, data=data,
+                                         is_variable=variable)
+        return i
+
+    def weights(self, slot: op_probes.W) -> int:
+        n = int(np.prod(slot.shape, dtype=np.int64))
+        values = np.arange(n) % 3
+        if self.quant is None:
+            return self.add(slot.shape, self.dtype, None, values.astype(self.dtype))
+        if self.dtype == np.uint8:      # TFLite's uint8 scheme: per-tensor, zero point 128
+            quant = Quantization(np.array([0.25], np.float32), np.array([128], np.int64))
+            return self.add(slot.shape, np.uint8, quant, values + 127)
+        channels = slot.shape[slot.qaxis] if slot.qaxis is not None else 1
+        quant = Quantization((0.25 / (1 + np.arange(channels))).astype(np.float32),
+                             np.zeros(channels, np.int64), slot.qaxis or 0)
+        return self.add(slot.shape, np.int8, quant, values - 1)
+
+    def bias(self, slot: op_probes.B, inputs: list[int]) -> int:
+        if self.quant is None:
+            return self.add((slot.n,), self.dtype, None, np.zeros(slot.n))
+        w = self.graph.operands[inputs[slot.weights]].quant
+        scale = np.broadcast_to(self.quant.scale[0] * w.scale, (slot.n,)).astype(np.float32)
+        quant = Quantization(scale, np.zeros(slot.n, np.int64), 0)
+        return self.add((slot.n,), np.int64 if self.dtype == np.int16 else np.int32, quant,
+                        np.zeros(slot.n))
+
+    def input(self, slot, inputs: list[int]) -> int:
+        P = op_probes
+        if slot is P.ABSENT:
+            return -1
+        if isinstance(slot, P.D):
+            return self.add(slot.shape, self.dtype, self.quant, variable=slot.variable)
+        if isinstance(slot, P.C):
+            return self.add(slot.shape, self.dtype, self.quant,
+                            np.full(slot.shape, slot.value).astype(self.dtype))
+        if isinstance(slot, P.P):
+            values = np.asarray(slot.values, slot.dtype)
+            return self.add(values.shape, slot.dtype, None, values)
+        if isinstance(slot, P.I):
+            return self.add(slot.shape, np.int32)
+        if isinstance(slot, P.W):
+            return self.weights(slot)
+        return self.bias(slot, inputs)
+
+    def output(self, slot: op_probes.O) -> int:
+        if slot.dtype is None:
+            return self.add(slot.shape, self.dtype, self.quant)
+        return self.add(slot.shape, slot.dtype)
+
+
 def synthetic(builtin: str, label: str) -> tuple[Operation, Graph]:
-    """A graph holding one `builtin` operation whose inputs all have dtype `label`."""
-    type_name, dtype, quantized = DTYPES[label]
+    """A graph holding one `builtin` operation probed for dtype `label`: the op's layout of
+    tools/op_probes.py (data slots of dtype `label`), else N_INPUTS inputs and one output all
+    of dtype `label` and shape (1, 2, 2, 1)."""
     ir_type, field = ir_type_of(builtin)
-    quant = Quantization(np.array([0.5], np.float32), np.array([0], np.int64)) \
-        if quantized else None
+    probe = op_probes.probe_for(builtin, ir_type) or op_probes.Probe(
+        (op_probes.D(),) * N_INPUTS, (op_probes.O(),))
     graph = Graph(name="probe")
-    for i in range(N_INPUTS + 1):
-        graph.operands[i] = Operand(index=i, name=f"t{i}", shape=(1, 2, 2, 1), dtype=dtype,
-                                    type_name=type_name, quant=quant)
-    graph.inputs = list(range(N_INPUTS))
-    graph.outputs = [N_INPUTS]
-    op = Operation(index=0, type=ir_type, builtin=builtin, inputs=list(range(N_INPUTS)),
-                   outputs=[N_INPUTS], params=Params({}),
+    make = _Operands(graph, label)
+    inputs: list[int] = []
+    for slot in probe.inputs:
+        inputs.append(make.input(slot, inputs))
+    outputs = [make.output(slot) for slot in probe.outputs]
+    graph.inputs = [i for i in inputs if i >= 0 and not graph.operands[i].is_constant
+                    and not graph.operands[i].is_variable]
+    graph.outputs = list(outputs)
+    op = Operation(index=0, type=ir_type, builtin=builtin, inputs=inputs, outputs=outputs,
+                   params=_params(builtin, field, probe.params),
                    subtype=builtin if field is not None else None)
     graph.operations[0] = op
     return op, graph
@@ -105,9 +196,18 @@ def render() -> str:
         "# Supported operations",
         "",
         "Generated by `python tools/op_table.py` from the backends' kernel registries: for each",
-        "builtin and input dtype, the answer of the backend's `supports()` on a synthetic",
-        f"one-operation graph whose {N_INPUTS} inputs all have that dtype (`q-` marks a",
-        "quantized tensor). Do not edit by hand; `tests/test_op_table.py` fails when it is stale.",
+        "builtin and input dtype, the answer of the backend's `supports()` (the question the",
+        "compiler's scheduler asks) on a synthetic one-operation graph laid out as a converted",
+        "model holds the op (`tools/op_probes.py`): the schema's inputs, with constant int32",
+        "parameters (axes, paddings, begin/end, shapes, k), constant weights and biases (`q-i8`",
+        "per-channel int8 weights, `q-u8` per-tensor uint8, `q-i16` per-channel int8 with int64",
+        "bias), int32 indices, and the real output types (bool for comparisons, int32 for",
+        "ArgMax/ArgMin and TopK indices); the dtype column is the type of the data tensors",
+        "(`q-` marks a quantized tensor). A builtin without a probe gets "
+        f"{N_INPUTS} inputs and one output",
+        "of that dtype, so its row may understate support. The option values are the schema's",
+        "defaults with the probe's overrides. Do not edit by hand; `tests/test_op_table.py` fails",
+        "when it is stale.",
         "",
         "Dtypes: " + ", ".join(f"`{k}` {v[0]}{' (quantized)' if v[2] else ''}"
                                for k, v in DTYPES.items()) + ".",
