@@ -6,6 +6,7 @@ import importlib.util
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -42,7 +43,9 @@ def test_probes_give_acl_backends_their_real_ops():
     """With realistic operands (constant axes/weights, bool/int32 outputs) the acl backends'
     own supports() accepts what their registries implement, and still refuses what they lack."""
     tool = load_tool()
-    loaded, _ = tool.load_backends()
+    loaded, failed = tool.load_backends()
+    if failed:
+        pytest.skip(f"backends not loaded here: {failed}")
     neon, cl, cpu = loaded["acl_neon"], loaded["acl_cl"], loaded["cpu"]
     assert "f32" in tool.supported_dtypes(neon, "ARG_MAX")
     assert "f32" in tool.supported_dtypes(cl, "EQUAL")
