@@ -230,3 +230,27 @@ def test_q_conv_uint8_bad_bias_scale_refused():
                                  bias_scale=0.5)
     with pytest.raises(onert_py.CompileError, match="bias scale"):
         onert_py.Session(model, backends="acl_cl")
+
+
+def test_q_conv_deep_sums_stay_exact():
+    """qconv sums the taps in float32 in chunks (exact integers below 2^24): over 1285 uint8
+    channels whose running sum climbs to 630 * 127 * 255 > 2^24 and back to 0 (635 * -126 *
+    255), one float32 sum of the whole row is off by 110; the output steps every 2 units."""
+    from onert_py.model_builder import ModelBuilder
+    from quant_harness import qdict
+    rng = np.random.default_rng(11)
+    xs, cout, up, down, tail = (1, 3, 5, 1285), 9, 630, 635, 20
+    x = np.empty(xs, np.uint8)
+    x[..., :up], x[..., up:up + down] = 255, 2                # x - zp = +127, then -126
+    x[..., -tail:] = rng.integers(127, 130, (*xs[:3], tail))  # x - zp in {-1, 0, 1}
+    w = np.full((cout, 1, 1, xs[3]), 255, np.uint8)
+    w[..., -tail:] = rng.integers(0, 11, (cout, 1, 1, tail))
+    b = ModelBuilder("tflite")
+    xi = b.add_input("x", xs, "uint8", quant=qdict(0.05, 128))
+    wi = b.add_const("w", w, quant=qdict(0.01, 0))
+    bias = rng.integers(-50, 50, cout).astype(np.int32)
+    bi = b.add_const("b", bias, quant=qdict(float(np.float32(0.05) * np.float32(0.01)), 0))
+    y = b.add_tensor("y", (*xs[:3], cout), "uint8", quant=qdict(0.001, 128))
+    b.add_op("CONV_2D", [xi, wi, bi], [y], padding="VALID", stride_h=1, stride_w=1)
+    b.add_output(y)
+    check_on_cl(b.build(), [x])

@@ -57,6 +57,19 @@ def test_sequence_lstm_options(cl_ready, rng, opts):
     check_runs(model, rnn_harness.seq_runs(rng, shape, 2))
 
 
+@pytest.mark.parametrize("variant", ["basic", "cifg_peephole", "projection_bias"])
+def test_sequence_lstm_wide(cl_ready, rng, variant):
+    """19 cells (11 projected outputs): lstm_seq spreads them over the 8-lane work items of one
+    work-group (a tail of 3), whose barriers order the reads and writes of the state."""
+    opts = dict(VARIANTS[variant])
+    if "n_output" in opts:
+        opts["n_output"] = 11
+    cell = Lstm(rng, 6, 19, **opts)
+    shape = (3, 7, 6)
+    model = cell.sequence(shape, fused_activation_function="TANH")
+    check_runs(model, rnn_harness.seq_runs(rng, shape, 2))
+
+
 @pytest.mark.parametrize("variant", ["basic", "layer_norm_cifg_peephole_proj"])
 def test_lstm_single_step(cl_ready, rng, variant):
     cell = Lstm(rng, 4, 6, **VARIANTS[variant])
@@ -73,6 +86,34 @@ def test_rnn(cl_ready, rng, act):
 def test_sequence_rnn(cl_ready, rng, time_major):
     shape = (3, 2, 4)          # an odd number of steps: the state ends in the ping-pong buffer
     model = rnn_harness.seq_rnn_model(rng, rnn_weights, shape, time_major, "TANH")
+    check_runs(model, rnn_harness.seq_runs(rng, shape, 2))
+
+
+def test_sequence_rnn_wide(cl_ready, rng):
+    """21 units: rnn_seq spreads them over 3 work items of 8 lanes (a tail of 5), whose barriers
+    order the reads and writes of the state."""
+    shape, units = (2, 6, 4), 21
+    mb = ModelBuilder()
+    x = mb.add_input("x", shape)
+    h = mb.add_tensor("h", (2, units), is_variable=True)
+    y = mb.add_tensor("y", (2, 6, units))
+    mb.add_op("UNIDIRECTIONAL_SEQUENCE_RNN", [x, *rnn_weights(rng, mb, "", units, 4), h], [y],
+              time_major=False, fused_activation_function="TANH")
+    mb.add_output(y)
+    check_runs(mb.build(), rnn_harness.seq_runs(rng, shape, 2))
+
+
+@pytest.mark.parametrize("variant", ["basic", "projection_bias", "rnn"])
+def test_per_step_launches(cl_ready, rng, monkeypatch, variant):
+    """Cells wider than the device's work-group run a launch sequence per time step."""
+    from onert_py.backends.acl_cl.ops.recurrent import RecurrentLayer
+    monkeypatch.setattr(RecurrentLayer, "max_group", 0)
+    shape = (3, 2, 4)
+    if variant == "rnn":
+        model = rnn_harness.seq_rnn_model(rng, rnn_weights, shape, True, "TANH")
+    else:
+        model = Lstm(rng, 4, 5, **VARIANTS[variant]).sequence(
+            shape, time_major=True, fused_activation_function="TANH")
     check_runs(model, rnn_harness.seq_runs(rng, shape, 2))
 
 

@@ -56,6 +56,21 @@ __kernel void reduce6(__global const float *x, __global float *y, __constant int
   y[i] = kind == 1 ? acc / (float)count : acc;
 }
 
+// reduce6 when the reduced axes are consecutive: x viewed as (outer, r, inner), y[o, i] the
+// reduction over r in order (as reduce6); consecutive work items read consecutive addresses.
+__kernel void reduce_mid(__global const float *x, __global float *y, int kind, int r,
+                         int inner, int n) {
+  int i = get_global_id(0);
+  if (i >= n) return;
+  __global const float *p = x + (i / inner) * r * inner + i % inner;
+  float acc = kind == 2 ? -INFINITY : (kind == 3 ? INFINITY : (kind == 4 ? 1.0f : 0.0f));
+  for (int j = 0; j < r; ++j) {
+    float v = p[j * inner];
+    acc = kind == 2 ? fmax(acc, v) : (kind == 3 ? fmin(acc, v) : (kind == 4 ? acc * v : acc + v));
+  }
+  y[i] = kind == 1 ? acc / (float)r : acc;
+}
+
 __kernel void softmax_rows(__global const float *x, __global float *y, int cols, float beta,
                            int log_softmax, int rows) {
   int r = get_global_id(0);

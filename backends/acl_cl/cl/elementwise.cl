@@ -1,4 +1,11 @@
 // Elementwise kernels: binary ops with broadcasting, unary ops and activations (float32).
+// Built with -DOPC=<code> (ops/elementwise.py), the op is a constant and the switch folds
+// away (PoCL then vectorizes over work items); without it the `op` argument picks it.
+#ifdef OPC
+#define OP OPC
+#else
+#define OP op
+#endif
 
 inline float binop(int op, float a, float b) {
   switch (op) {
@@ -18,7 +25,19 @@ inline float binop(int op, float a, float b) {
 __kernel void binary_flat(__global const float *a, __global const float *b,
                           __global float *y, int op, int bstep, float lo, float hi, int n) {
   int i = get_global_id(0);
-  if (i < n) y[i] = clamp(binop(op, a[i], b[i * bstep]), lo, hi);
+  if (i < n) y[i] = clamp(binop(OP, a[i], b[i * bstep]), lo, hi);
+}
+
+// One operand full (y's shape), the other a vector over y's last dim (c values, broadcast
+// over the rest; rows == 0) or one value per row of c (rows != 0): y[i] = a[i] op v[k], or
+// v[k] op a[i] when swap, k = i % c or i / c.
+__kernel void binary_lastdim(__global const float *a, __global const float *v,
+                             __global float *y, int op, int c, int swap, float lo, float hi,
+                             int n, int rows) {
+  int i = get_global_id(0);
+  if (i >= n) return;
+  float p = a[i], q = v[rows ? i / c : i % c];
+  y[i] = clamp(swap ? binop(OP, q, p) : binop(OP, p, q), lo, hi);
 }
 
 // meta: 6 output dims, 6 strides of a, 6 strides of b (0 where broadcast).
@@ -35,7 +54,7 @@ __kernel void binary_bcast(__global const float *a, __global const float *b,
     ia += c * meta[6 + d];
     ib += c * meta[12 + d];
   }
-  y[i] = clamp(binop(op, a[ia], b[ib]), lo, hi);
+  y[i] = clamp(binop(OP, a[ia], b[ib]), lo, hi);
 }
 
 inline float unop(int op, float x, float alpha) {
@@ -66,5 +85,5 @@ inline float unop(int op, float x, float alpha) {
 
 __kernel void unary(__global const float *x, __global float *y, int op, float alpha, int n) {
   int i = get_global_id(0);
-  if (i < n) y[i] = unop(op, x[i], alpha);
+  if (i < n) y[i] = unop(OP, x[i], alpha);
 }

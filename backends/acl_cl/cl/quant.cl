@@ -80,38 +80,174 @@ __kernel void qpool(__global const QT *x, __global QT *y, int h, int w, int c, i
   y[((n * oh + oy) * ow + ox) * c + ch] = (QT)clamp(acc, lo, hi);
 }
 
-// Convolution (depthwise when mult > 0: output channel co reads input channel co / mult and
-// the filter [1][kh][kw][cout]; else the OHWI filter over all input channels). Padding taps
-// (the input's zero point) contribute nothing. Channels >= split use the reference rescale.
-// geo: h, w, cin, oh, ow, cout, kh, kw, sh, sw, dh, dw, pt, pl, mult; global (cout, ow, n*oh).
-__kernel void qconv(__global const QT *x, __global const QT *f, __global const int *bias,
+// Convolutions: int32 sums of (x - xzp) * w' over the valid taps (padding taps, the input's
+// zero point, contribute nothing), w' = filter - its zero point, stored [taps][CoutPad]
+// (the padded lanes zero). qconv_out: + bias, rescale (the reference rounding on channels >=
+// split), + yzp, clamp, of the n = min(lanes, cout - c0) channels c0.. stored.
+
+inline void qconv_out(const int *a, int n, __global QT *dst, int c0,
+                      __global const int *bias, __global const int *mults,
+                      __global const int *shifts, int split, int yzp, int lo, int hi) {
+  for (int j = 0; j < n; ++j) {
+    int co = c0 + j;
+    int v = rescale(a[j] + bias[co], mults[co], shifts[co], co < split) + yzp;
+    dst[j] = (QT)clamp(v, lo, hi);
+  }
+}
+
+// Conv2D as an implicit GEMM over an OHWI filter rearranged to [kh*kw*cin][CoutPad], w' as
+// float, each work item computing QPIX pixels x QVW channels (build options; QVW 8 or 16,
+// CoutPad a multiple of it): the products and partial sums of up to QCHUNK = 256 taps are
+// integers below 255 * 255 * 256 < 2^24, exact in float32 (with or without fused
+// multiply-adds), so the float sums of each chunk, converted and added in int, are the exact
+// int32 sums; float multiply-adds are the fast path on CPU devices (PoCL).
+// geo: h, w, cin, oh, ow, cout, kh, kw, sh, sw, dh, dw, pt, pl, CoutPad, m (= n*oh*ow);
+// global (CoutPad / QVW, ceil(m / QPIX)).
+#define QCHUNK 256
+#ifndef QPIX
+#define QPIX 16
+#endif
+#ifndef QVW
+#define QVW 16
+#endif
+#define QCAT_(a, b) a##b
+#define QCAT(a, b) QCAT_(a, b)
+#define QFV QCAT(float, QVW)
+#define QIV QCAT(int, QVW)
+
+#define QLV QCAT(long, QVW)
+
+// high_mul and rescale (its vector rounding) on QVW lanes, lane for lane the scalar functions.
+inline QIV high_mul_v(QIV a, QIV b) {
+  QLV ab = QCAT(convert_long, QVW)(a) * QCAT(convert_long, QVW)(b);
+  QLV s = ab + select((QLV)(1L - (1L << 30)), (QLV)(1L << 30), ab >= 0);
+  QIV r = QCAT(convert_int, QVW)(select(-((-s) >> 31), s >> 31, s >= 0));
+  return select(r, (QIV)(INT_MAX), (a == INT_MIN) & (b == INT_MIN));
+}
+
+inline QIV rescale_v(QIV x, QIV m, QIV shift) {
+  QIV left = max(shift, 0);
+  QIV h = high_mul_v(QCAT(as_int, QVW)(QCAT(as_uint, QVW)(x) << QCAT(as_uint, QVW)(left)), m);
+  QLV r = QCAT(convert_long, QVW)(max(-shift, 0));
+  return QCAT(convert_int, QVW)((QCAT(convert_long, QVW)(h) + (((QLV)(1L) << r) >> 1)) >> r);
+}
+
+__kernel void qconv(__global const QT *x, __global const float *wt, __global const int *bias,
                     __global QT *y, __global const int *mults, __global const int *shifts,
-                    __global const int *geo, int xzp, int wzp, int yzp, int lo, int hi,
-                    int split) {
-  int co = get_global_id(0), ox = get_global_id(1), r = get_global_id(2);
+                    __global const int *geo, int xzp, int yzp, int lo, int hi, int split) {
   int h = geo[0], w = geo[1], cin = geo[2], oh = geo[3], ow = geo[4], cout = geo[5];
   int kh = geo[6], kw = geo[7], sh = geo[8], sw = geo[9], dh = geo[10], dw = geo[11];
-  int pt = geo[12], pl = geo[13], mult = geo[14];
-  int n = r / oh, oy = r % oh;
-  int acc = 0;
+  int pt = geo[12], pl = geo[13], pad = geo[14], m = geo[15];
+  int c0 = get_global_id(0) * QVW, m0 = get_global_id(1) * QPIX;
+  if (c0 >= cout || m0 >= m) return;
+  int iy0[QPIX], ix0[QPIX], nb[QPIX];
+  for (int p = 0; p < QPIX; ++p) {
+    int mm = min(m0 + p, m - 1);
+    int ox = mm % ow, t = mm / ow;
+    iy0[p] = (t % oh) * sh - pt;
+    ix0[p] = ox * sw - pl;
+    nb[p] = (t / oh) * h;
+  }
+  QIV acc[QPIX];
+  for (int p = 0; p < QPIX; ++p) acc[p] = (QIV)(0);
   for (int i = 0; i < kh; ++i) {
-    int iy = oy * sh - pt + i * dh;
-    if (iy < 0 || iy >= h) continue;
     for (int j = 0; j < kw; ++j) {
-      int ix = ox * sw - pl + j * dw;
-      if (ix < 0 || ix >= w) continue;
-      __global const QT *px = x + ((n * h + iy) * w + ix) * cin;
-      if (mult > 0) {
-        acc += ((int)px[co / mult] - xzp) * ((int)f[(i * kw + j) * cout + co] - wzp);
-      } else {
-        __global const QT *pf = f + ((co * kh + i) * kw + j) * cin;
-        for (int k = 0; k < cin; ++k) acc += ((int)px[k] - xzp) * ((int)pf[k] - wzp);
+      int off[QPIX];
+      int all = 1;
+      for (int p = 0; p < QPIX; ++p) {
+        int iy = iy0[p] + i * dh, ix = ix0[p] + j * dw;
+        off[p] = (iy >= 0 && iy < h && ix >= 0 && ix < w) ? ((nb[p] + iy) * w + ix) * cin : -1;
+        all &= off[p] >= 0;
+      }
+      __global const float *wk = wt + (i * kw + j) * cin * pad + c0;
+      for (int k0 = 0; k0 < cin; k0 += QCHUNK) {
+        int k1 = min(cin, k0 + QCHUNK);
+        QFV f[QPIX];
+        for (int p = 0; p < QPIX; ++p) f[p] = (QFV)(0.0f);
+        if (all) {
+          for (int k = k0; k < k1; ++k) {
+            QFV wv = QCAT(vload, QVW)(0, wk + k * pad);
+#pragma unroll
+            for (int p = 0; p < QPIX; ++p) f[p] += (float)((int)x[off[p] + k] - xzp) * wv;
+          }
+        } else {
+          for (int k = k0; k < k1; ++k) {
+            QFV wv = QCAT(vload, QVW)(0, wk + k * pad);
+            for (int p = 0; p < QPIX; ++p)
+              if (off[p] >= 0) f[p] += (float)((int)x[off[p] + k] - xzp) * wv;
+          }
+        }
+        for (int p = 0; p < QPIX; ++p) acc[p] += QCAT(convert_int, QVW)(f[p]);
       }
     }
   }
-  acc += bias[co];
-  int v = rescale(acc, mults[co], shifts[co], co < split) + yzp;
-  y[((n * oh + oy) * ow + ox) * cout + co] = (QT)clamp(v, lo, hi);
+  // qconv_out's epilogue on QVW lanes (bias, multipliers and shifts padded to CoutPad) where
+  // all lanes use the vector rounding (Conv2D: every channel), else qconv_out itself
+  QIV bv = QCAT(vload, QVW)(0, bias + c0), mv = QCAT(vload, QVW)(0, mults + c0);
+  QIV sv = QCAT(vload, QVW)(0, shifts + c0);
+  int n = min(QVW, cout - c0);
+  for (int p = 0; p < min(QPIX, m - m0); ++p) {
+    __global QT *dst = y + (m0 + p) * cout + c0;
+    if (c0 + n > split) {
+      int a[QVW];
+      QCAT(vstore, QVW)(acc[p], 0, a);
+      qconv_out(a, n, dst, c0, bias, mults, shifts, split, yzp, lo, hi);
+      continue;
+    }
+    QIV v = clamp(rescale_v(acc[p] + bv, mv, sv) + yzp, lo, hi);
+    if (n == QVW) {
+      QCAT(vstore, QVW)(QCAT(QCAT(convert_, QT), QVW)(v), 0, dst);
+    } else {
+      int a[QVW];
+      QCAT(vstore, QVW)(v, 0, a);
+      for (int j = 0; j < n; ++j) dst[j] = (QT)a[j];
+    }
+  }
+}
+
+// 8 input bytes (channels c0.. of one pixel; channel c reads c / mult, lanes past cout a
+// clamped channel) minus the zero point.
+inline int8 qdw_load(__global const QT *p, int c0, int cout, int mult, int xzp) {
+  if (mult == 1 && c0 + 8 <= cout) return convert_int8(vload8(0, p + c0)) - xzp;
+  int t[8];
+  for (int j = 0; j < 8; ++j) t[j] = (int)p[min(c0 + j, cout - 1) / mult] - xzp;
+  return vload8(0, t);
+}
+
+#define QDPIX 4
+
+// DepthwiseConv2D, filter [kh*kw][CoutPad]; geo as qconv with mult (the depth multiplier) for
+// m; global (CoutPad / 8, ceil(ow / QDPIX), n * oh).
+__kernel void qdepthwise(__global const QT *x, __global const short *wt,
+                         __global const int *bias, __global QT *y, __global const int *mults,
+                         __global const int *shifts, __global const int *geo, int xzp, int yzp,
+                         int lo, int hi, int split) {
+  int h = geo[0], w = geo[1], cin = geo[2], oh = geo[3], ow = geo[4], cout = geo[5];
+  int kh = geo[6], kw = geo[7], sh = geo[8], sw = geo[9], dh = geo[10], dw = geo[11];
+  int pt = geo[12], pl = geo[13], pad = geo[14], mult = geo[15];
+  int c0 = get_global_id(0) * 8, ox0 = get_global_id(1) * QDPIX, r = get_global_id(2);
+  if (c0 >= cout || ox0 >= ow) return;
+  int n = r / oh, oy = r % oh;
+  int8 acc[QDPIX];
+  for (int p = 0; p < QDPIX; ++p) acc[p] = (int8)(0);
+  for (int i = 0; i < kh; ++i) {
+    int iy = oy * sh - pt + i * dh;
+    if (iy < 0 || iy >= h) continue;
+    __global const QT *row = x + (n * h + iy) * w * cin;
+    for (int j = 0; j < kw; ++j) {
+      int8 w8 = convert_int8(vload8(0, wt + (i * kw + j) * pad + c0));
+      for (int p = 0; p < QDPIX; ++p) {
+        int ix = (ox0 + p) * sw - pl + j * dw;
+        if (ix >= 0 && ix < w) acc[p] += qdw_load(row + ix * cin, c0, cout, mult, xzp) * w8;
+      }
+    }
+  }
+  for (int p = 0; p < min(QDPIX, ow - ox0); ++p) {
+    int a[8];
+    vstore8(acc[p], 0, a);
+    qconv_out(a, min(8, cout - c0), y + (r * ow + ox0 + p) * cout + c0, c0, bias, mults,
+              shifts, split, yzp, lo, hi);
+  }
 }
 
 // y[i] = table[kind(i)][a byte][b byte], a and b broadcast: meta holds, for 6 padded dims,

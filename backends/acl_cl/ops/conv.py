@@ -6,6 +6,7 @@ import numpy as np
 from ...cpu.ops.common import conv_padding
 from .common import ClKernel, check_act, clamp_of, register
 
+DPIX = 4      # output pixels per work item of conv.cl depthwise (its DPIX)
 POOL_KIND = {"AVERAGE_POOL_2D": 0, "MAX_POOL_2D": 1, "L2_POOL_2D": 2}
 
 
@@ -42,11 +43,27 @@ def pool_geometry(op, x, y) -> tuple[tuple[int, int, int], list[int]]:
     return (c, ow, n * oh), [h, wd, c, oh, ow, kh, kw, sh, sw, pt, pl]
 
 
-class GemmBase(ClKernel):
-    """Weights rearranged once to [K][CoutPad] (CoutPad a multiple of 8), bias padded."""
+def gemm_blocking(m: int, cout: int) -> tuple[int, int]:
+    """(PIX, VW) of conv.cl conv_gemm for an m x cout output: 16 channels per work item unless
+    that pads cout by more than 8 lanes' worth, as many pixels (up to 16) as there are rows."""
+    vw = 16 if cout % 16 == 0 or cout > 64 else 8
+    pix = 16 if m >= 16 else 1 << max(m - 1, 0).bit_length()
+    return pix, vw
 
-    def upload_weights(self, wmat: np.ndarray, cout: int) -> None:
-        pad = -(-cout // 8) * 8
+
+def gemm_launch(m: int, cout: int) -> tuple[str, tuple[int, int], int]:
+    """(build options, global size, CoutPad) of conv_gemm for an m x cout output."""
+    pix, vw = gemm_blocking(m, cout)
+    pad = -(-cout // vw) * vw
+    return f"-DPIX={pix} -DVW={vw}", (pad // vw, -(-m // pix)), pad
+
+
+class GemmBase(ClKernel):
+    """Weights rearranged once to [K][CoutPad] (CoutPad a multiple of the kernel's VW), bias
+    padded."""
+
+    def upload_weights(self, wmat: np.ndarray, cout: int, m: int) -> None:
+        self.opts, self.gsize, pad = gemm_launch(m, cout)
         wt = np.zeros((wmat.shape[0], pad), np.float32)
         wt[:, :cout] = wmat
         bias = np.zeros(pad, np.float32)
@@ -57,11 +74,11 @@ class GemmBase(ClKernel):
         self.cout_pad = pad
 
     def gemm(self, x, y, geo, m: int, cout: int) -> None:
-        knl = self.kernel("conv.cl", "conv_gemm")
+        knl = self.kernel("conv.cl", "conv_gemm", self.opts)
         lo, hi = clamp_of(self.op)
         args = [x.buffer, self.wt, self.bias, y.buffer] + [np.int32(v) for v in geo] + [
             np.int32(m), lo, hi]
-        self.launch(knl, (self.cout_pad // 8, -(-m // 4)), None, *args)
+        self.launch(knl, self.gsize, None, *args)
 
 
 @register("Conv2D")
@@ -79,7 +96,8 @@ class Conv2DLayer(GemmBase):
         x, w, y = self.inputs[0], self.inputs[1], self.outputs[0]
         n, geo = conv_geometry(self.op, x, w, y)
         cin, oh, ow, cout, kh, kw = geo[2:8]
-        self.upload_weights(np.asarray(w.data, np.float32).reshape(cout, kh * kw * cin).T, cout)
+        self.upload_weights(np.asarray(w.data, np.float32).reshape(cout, kh * kw * cin).T, cout,
+                            n * oh * ow)
         self.gemm(x, y, geo[:6] + [self.cout_pad] + geo[6:], n * oh * ow, cout)
 
 
@@ -100,7 +118,7 @@ class FullyConnectedLayer(GemmBase):
         x, w, y = self.inputs[0], self.inputs[1], self.outputs[0]
         cout, k = w.shape
         m = x.size // k
-        self.upload_weights(np.asarray(w.data, np.float32).T, cout)
+        self.upload_weights(np.asarray(w.data, np.float32).T, cout, m)
         geo = (1, m, k, 1, m, cout, self.cout_pad, 1, 1, 1, 1, 1, 1, 0, 0)
         self.gemm(x, y, geo, m, cout)
 
@@ -118,14 +136,19 @@ class DepthwiseConv2DLayer(ClKernel):
     def setup(self) -> None:
         x, w, y = self.inputs[0], self.inputs[1], self.outputs[0]
         n, geo = conv_geometry(self.op, x, w, y, depthwise=True)
-        cin, oh, ow, cout = geo[2:6]
+        cin, oh, ow, cout, kh, kw = geo[2:8]
+        pad = -(-cout // 8) * 8
+        wt = np.zeros((kh * kw, pad), np.float32)
+        wt[:, :cout] = np.asarray(w.data, np.float32).reshape(kh * kw, cout)
+        bias = np.zeros(pad, np.float32)
         b = self.tin(2)
-        bias = np.zeros(cout, np.float32) if b is None else np.asarray(b.data, np.float32)
-        self.bias = self.const_buffer(bias.reshape(-1))
+        if b is not None:
+            bias[:cout] = np.asarray(b.data, np.float32).reshape(-1)
+        self.wt, self.bias = self.const_buffer(wt), self.const_buffer(bias)
         lo, hi = clamp_of(self.op)
-        ints = [np.int32(v) for v in geo[:6] + [cout // cin] + geo[6:]]
-        self.launch(self.kernel("conv.cl", "depthwise"), (cout, ow, n * oh), None,
-                    x.buffer, w.buffer, self.bias, y.buffer, *ints, lo, hi)
+        ints = [np.int32(v) for v in geo[:6] + [pad, cout // cin] + geo[6:]]
+        self.launch(self.kernel("conv.cl", "depthwise"), (pad // 8, -(-ow // DPIX), n * oh),
+                    None, x.buffer, self.wt, self.bias, y.buffer, *ints, lo, hi)
 
 
 @register("Pool2D")
@@ -178,5 +201,8 @@ class BatchMatMulLayer(ClKernel):
 
         self.aoff, self.boff = offsets(a.shape), offsets(b.shape)
         ints = [np.int32(v) for v in (rows, cols, inner, a_si, a_sk, b_sk, b_sj)]
-        self.launch(self.kernel("conv.cl", "batch_matmul"), (cols, rows, max(nb, 1)), None,
+        if not y.size:
+            return
+        self.launch(self.kernel("conv.cl", "batch_matmul"),
+                    (-(-cols // 8), -(-rows // 4), max(nb, 1)), None,
                     a.buffer, b.buffer, y.buffer, self.aoff, self.boff, *ints)

@@ -28,16 +28,30 @@ class BinaryLayer(ClKernel):
         code = np.int32(BINARY[self.op.type if self.op.type in BINARY else self.op.subtype])
         lo, hi = clamp_of(self.op)
         n = np.int32(y.size)
+        opts = f"-DOPC={int(code)}"
         if a.shape == b.shape == y.shape or (a.shape == y.shape and b.size == 1):
-            knl = self.kernel("elementwise.cl", "binary_flat")
+            knl = self.kernel("elementwise.cl", "binary_flat", opts)
             step = np.int32(0 if b.size == 1 and b.shape != y.shape else 1)
             self.launch(knl, (y.size,), None, a.buffer, b.buffer, y.buffer, code, step, lo, hi, n)
             return
         r = len(y.shape)
         if r > 6:
             raise self.fail(f"broadcasting over rank {r} (acl_cl handles up to 6)")
+        for full, vec, swap in ((a, b, 0), (b, a, 1)):
+            if full.shape != y.shape or not r:
+                continue
+            lead = tuple(vec.shape[:-1])
+            lead = (1,) * (r - 1 - len(lead)) + lead
+            last = vec.size == y.shape[-1] and (not vec.shape or vec.shape[-1] == y.shape[-1])
+            rows = bool(vec.shape) and vec.shape[-1] == 1 and lead == tuple(y.shape[:-1])
+            if last or rows:        # a vector over the last dim, or a value per row
+                knl = self.kernel("elementwise.cl", "binary_lastdim", opts)
+                self.launch(knl, (y.size,), None, full.buffer, vec.buffer, y.buffer, code,
+                            np.int32(y.shape[-1]), np.int32(swap), lo, hi, n,
+                            np.int32(rows and not last))
+                return
         self.meta = self.const_buffer(bcast_meta(a.shape, b.shape, y.shape))
-        knl = self.kernel("elementwise.cl", "binary_bcast")
+        knl = self.kernel("elementwise.cl", "binary_bcast", opts)
         self.launch(knl, (y.size,), None, a.buffer, b.buffer, y.buffer, self.meta, code, lo, hi, n)
 
 
@@ -56,6 +70,6 @@ class UnaryLayer(ClKernel):
     def setup(self) -> None:
         x, y = self.inputs[0], self.outputs[0]
         alpha = np.float32(self.op.params.get("alpha", 0.0) or 0.0)
-        knl = self.kernel("elementwise.cl", "unary")
+        knl = self.kernel("elementwise.cl", "unary", f"-DOPC={UNARY[self.op.subtype]}")
         self.launch(knl, (y.size,), None, x.buffer, y.buffer, np.int32(UNARY[self.op.subtype]),
                     alpha, np.int32(y.size))

@@ -1,5 +1,6 @@
 """Quantized 8-bit Conv2D and DepthwiseConv2D with the interpreter's integer results: int32
-accumulation of (x - x_zp) * (w - w_zp) over the valid taps plus the int32 bias, then the
+accumulation of (x - x_zp) * (w - w_zp) over the valid taps (Conv2D: exact float32 sums of
+256-tap chunks, see cl/quant.cl qconv) plus the int32 bias, then the
 rescale of the cpu kernels (backends/cpu/ops/quant/qconv.py, qconv_dw.py), whose checks run
 here as a shadow and whose multipliers are QuantizeMultiplier(double(s_x) * double(s_w[c]) /
 double(s_y)): Conv2D rescales every channel with the vector rounding (halves up after the high
@@ -16,8 +17,10 @@ from ...cpu.ops.quant.qconv import QConv2DLayer
 from ...cpu.ops.quant.qconv_dw import QDepthwiseConv2DLayer
 from . import quant_common as qc
 from .common import check_act
-from .conv import conv_geometry
+from .conv import conv_geometry, gemm_launch
 from .quant_common import I32, U8, QClKernel, quantized
+
+QDPIX = 4     # output pixels per work item of quant.cl qdepthwise (its QDPIX)
 
 
 class QConvLayer(QClKernel):
@@ -59,15 +62,31 @@ class QConvLayer(QClKernel):
     def setup(self) -> None:
         x, w, y = self.inputs[0], self.inputs[1], self.outputs[0]
         n, geo = conv_geometry(self.op, x, w, y, self.depthwise)
-        cin, oh, ow, cout = geo[2:6]
-        geo = np.array(geo + [cout // cin if self.depthwise else 0], np.int32)
-        self.bufs = [self.const_buffer(a) for a in (self.bias, self.mult, self.shift, geo)]
-        ints = [np.int32(v) for v in (self.xzp, self.wzp, self.yzp, self.lo, self.hi,
-                                      self.split)]
-        if y.size:
-            self.launch(self.kernel("quant.cl", "qconv", self.qopts(x.dtype)),
-                        (cout, ow, n * oh), None, x.buffer, w.buffer, self.bufs[0], y.buffer,
-                        *self.bufs[1:], *ints)
+        cin, oh, ow, cout, kh, kw = geo[2:8]
+        m = n * oh * ow
+        if self.depthwise:
+            pad, opts = -(-cout // 8) * 8, ""
+            gsize = (pad // 8, -(-ow // QDPIX), n * oh)
+        else:
+            opts, gsize, pad = gemm_launch(m, cout)
+            opts = opts.replace("-D", "-DQ")
+        taps = kh * kw if self.depthwise else kh * kw * cin
+        f = np.asarray(w.data).astype(np.int16)
+        f = f.reshape(taps, cout) if self.depthwise else f.reshape(cout, taps).T
+        wt = np.zeros((taps, pad), np.int16 if self.depthwise else np.float32)
+        wt[:, :cout] = f - np.int16(self.wzp)
+        geo = np.array(geo + [pad, cout // cin if self.depthwise else m], np.int32)
+        per_channel = [np.zeros(pad, np.int32) for _ in range(3)]    # padded to CoutPad
+        for dst, src in zip(per_channel, (self.bias, self.mult, self.shift)):
+            dst[:cout] = src
+        self.bufs = [self.const_buffer(a) for a in (wt, *per_channel, geo)]
+        ints = [np.int32(v) for v in (self.xzp, self.yzp, self.lo, self.hi, self.split)]
+        if not y.size:
+            return
+        name = "qdepthwise" if self.depthwise else "qconv"
+        self.launch(self.kernel("quant.cl", name, f"{self.qopts(x.dtype)} {opts}".strip()),
+                    gsize, None, x.buffer, self.bufs[0], self.bufs[1], y.buffer, *self.bufs[2:],
+                    *ints)
 
 
 class QDepthwiseLayer(QConvLayer):

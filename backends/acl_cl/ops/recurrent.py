@@ -85,6 +85,15 @@ class RecurrentLayer(ClKernel):
         self.copy(t.buffer, buf, t.nbytes)
         return buf
 
+    max_group: int | None = None     # a lower work-group limit (tests: the per-step path)
+
+    def group_limit(self, knl) -> int:
+        """The largest work-group of `knl` on this device (the one-launch sequence kernels
+        run a batch row per work-group; larger cells take a launch sequence per step)."""
+        limit = knl.get_work_group_info(self.rt.cl.kernel_work_group_info.WORK_GROUP_SIZE,
+                                        self.rt.dev)
+        return limit if self.max_group is None else min(limit, self.max_group)
+
     def f32(self, a) -> object:
         return self.const_buffer(np.ascontiguousarray(a, F32).reshape(-1))
 
@@ -94,6 +103,14 @@ def gates4(a: np.ndarray, cifg: bool, nc: int) -> np.ndarray:
     if cifg:
         a = np.concatenate([np.zeros((nc,) + a.shape[1:], F32), a])
     return np.ascontiguousarray(a, F32)
+
+
+def lanes(a, n: int, padded: int) -> np.ndarray:
+    """`a` with axis 0 (blocks of n rows) padded with zero rows to blocks of `padded`."""
+    a = np.asarray(a, F32).reshape(-1, n, *np.shape(a)[1:])
+    out = np.zeros((a.shape[0], padded) + a.shape[2:], F32)
+    out[:, :n] = a
+    return out.reshape(-1, *a.shape[2:])
 
 
 class LstmBaseLayer(RecurrentLayer):
@@ -113,20 +130,40 @@ class LstmBaseLayer(RecurrentLayer):
             for k, p in enumerate(w.peephole):
                 if p is not None:
                     peep[k] = p
-        ln = np.zeros(4 * nc, F32) if w.ln is None else gates4(w.ln, cifg, nc)
-        self.bufs = [self.f32(gates4(w.wx.T, cifg, nc)),
-                     self.f32(gates4(w.wh if w.diagonal else w.wh.T, cifg, nc)),
-                     self.f32(gates4(w.bias, cifg, nc)), self.f32(peep), self.f32(ln)]
-        wx, wh, bias, pp, lnb = self.bufs
-        gates = self.rt.buffer(4 * batch * nc * 4)
         proj = w.proj is not None
         m = self.rt.buffer(batch * nc * 4) if proj else h
-        self.private += [gates, m]
-        if proj:
-            self.bufs += [self.f32(w.proj.T), self.f32(
-                np.zeros(no, F32) if w.proj_bias is None else w.proj_bias)]
+        self.private.append(m)
+        bias, pp = self.f32(gates4(w.bias, cifg, nc)), self.f32(peep)
+        pbias = self.f32(np.zeros(no, F32) if w.proj_bias is None else w.proj_bias)
+        self.bufs = [bias, pp, pbias]
         cell_clip, proj_clip = (np.float32(v) for v in self.shadow.clips())
         i32 = np.int32
+        knl = self.kernel("recurrent.cl", "lstm_seq")
+        ncp, nop = -(-nc // 8) * 8, -(-no // 8) * 8
+        size = max(ncp, nop) // 8              # lstm_seq's work-group: a batch row
+        if w.ln is None and size <= self.group_limit(knl):     # the whole sequence in one launch
+            wxt = self.f32(lanes(gates4(w.wx.T, cifg, nc), nc, ncp).T)
+            wht = self.f32(lanes(gates4(w.wh if w.diagonal else w.wh.T, cifg, nc), nc, ncp).T)
+            projt = self.f32(lanes(w.proj.T, no, nop).T) if proj else pbias
+            seq = [self.f32(lanes(gates4(w.bias, cifg, nc), nc, ncp)),
+                   self.f32(lanes(peep.reshape(-1), nc, ncp)), self.f32(lanes(np.asarray(
+                       np.zeros(no, F32) if w.proj_bias is None else w.proj_bias), no, nop))]
+            self.bufs += [wxt, wht, projt, *seq]
+            self.launch(knl, (batch * size,), (size,), self.inputs[0].buffer, i32(steps),
+                        i32(xt), i32(xb), h, c, wxt, wht, seq[0], seq[1], m, projt, seq[2],
+                        i32(proj), i32(w.proj_bias is not None), proj_clip, y.buffer, i32(yt),
+                        i32(yb), i32(ni), i32(no), i32(nc), i32(ncp), i32(nop), i32(cifg),
+                        i32(w.diagonal), i32(w.peephole is not None), i32(self.code),
+                        cell_clip)
+            return
+        # layer norm (or a work-group too large): 2 or 3 launches per time step
+        ln = np.zeros(4 * nc, F32) if w.ln is None else gates4(w.ln, cifg, nc)
+        wx = self.f32(gates4(w.wx.T, cifg, nc))
+        wh = self.f32(gates4(w.wh if w.diagonal else w.wh.T, cifg, nc))
+        lnb, projt = self.f32(ln), self.f32(w.proj.T) if proj else pbias
+        gates = self.rt.buffer(4 * batch * nc * 4)
+        self.bufs += [wx, wh, lnb, projt]
+        self.private.append(gates)
         for s in range(steps):      # a kernel object per launch: arguments are set once
             gk = self.kernel("recurrent.cl", "lstm_gates")
             self.launch(gk, (batch * 4 * nc,), None, self.inputs[0].buffer, i32(s * xt),
@@ -140,37 +177,36 @@ class LstmBaseLayer(RecurrentLayer):
                         i32(self.code), cell_clip, i32(not proj), i32(batch))
             if proj:
                 pk = self.kernel("recurrent.cl", "lstm_project")
-                self.launch(pk, (batch * no,), None, m, self.bufs[5], self.bufs[6],
+                self.launch(pk, (batch * no,), None, m, projt, pbias,
                             i32(w.proj_bias is not None), proj_clip, h, y.buffer, i32(s * yt),
                             i32(yb), i32(nc), i32(no), i32(batch * no))
-
-
-@register("LSTM")
-class LstmClLayer(LstmBaseLayer):
-    cpu_class = LstmLayer
-
-
-@register("UnidirectionalSequenceLSTM")
-class UnidirectionalSequenceLstmClLayer(LstmBaseLayer):
-    cpu_class = UnidirectionalSequenceLstmLayer
-    sequence = True
 
 
 class RnnBaseLayer(RecurrentLayer):
     state_slots = (4,)
 
     def setup(self) -> None:
-        wx, wh, bias = (self.f32(a) for a in self.shadow.load())
-        self.bufs = [wx, wh, bias]
+        wx, wh, bias = self.shadow.load()
         steps, batch, xb, xt = self.steps()
         ni = self.inputs[0].shape[-1]
         units = self.outputs[0].shape[-1]
         yb, yt = xb // ni * units, xt // ni * units
         self.private: list = []
         h = self.state(4)
+        i32, n = np.int32, batch * units
+        knl = self.kernel("recurrent.cl", "rnn_seq")
+        up = -(-units // 8) * 8
+        if up // 8 <= self.group_limit(knl):       # the whole sequence in one launch, a work-group per row
+            self.bufs = [self.f32(lanes(a, units, up).T) for a in (wx, wh, bias)]
+            wxt, wht, bt = self.bufs          # [ni][up], [units][up], [up]
+            self.launch(knl, (batch * up // 8,), (up // 8,), self.inputs[0].buffer, i32(steps),
+                        i32(xt), i32(xb), h, wxt, wht, bt, self.outputs[0].buffer, i32(yt),
+                        i32(yb), i32(ni), i32(units), i32(up), i32(self.code))
+            return
+        wx, wh, bias = (self.f32(a) for a in (wx, wh, bias))
+        self.bufs = [wx, wh, bias]
         other = self.rt.buffer(batch * units * 4)
         self.private.append(other)
-        i32, n = np.int32, batch * units
         for s in range(steps):
             hin, hout = (h, other) if s % 2 == 0 else (other, h)
             self.launch(self.kernel("recurrent.cl", "rnn_step"), (n,), None,
@@ -181,12 +217,14 @@ class RnnBaseLayer(RecurrentLayer):
             self.copy(other, h, n * 4)
 
 
-@register("RNN")
-class RnnClLayer(RnnBaseLayer):
-    cpu_class = RnnLayer
+def _register(base: type, single: str, sequence: str, cpu_single: type, cpu_seq: type):
+    """Register the single-step and the sequence form of a cell (base) on acl_cl."""
+    for name, cpu_class, seq in ((single, cpu_single, False), (sequence, cpu_seq, True)):
+        register(name)(type(f"{name}ClLayer", (base,), {"cpu_class": cpu_class,
+                                                         "sequence": seq}))
 
 
-@register("UnidirectionalSequenceRNN")
-class UnidirectionalSequenceRnnClLayer(RnnBaseLayer):
-    cpu_class = UnidirectionalSequenceRnnLayer
-    sequence = True
+_register(LstmBaseLayer, "LSTM", "UnidirectionalSequenceLSTM", LstmLayer,
+          UnidirectionalSequenceLstmLayer)
+_register(RnnBaseLayer, "RNN", "UnidirectionalSequenceRNN", RnnLayer,
+          UnidirectionalSequenceRnnLayer)

@@ -29,6 +29,12 @@ class ReduceLayer(ClKernel):
         count = int(np.prod([x.shape[d] for d in axes], dtype=np.int64))
         if count == 0 and self.op.subtype in ("REDUCE_MAX", "REDUCE_MIN", "MEAN"):
             raise self.fail(f"{self.op.subtype} over an empty axis")
+        if axes and axes == list(range(axes[0], axes[-1] + 1)):    # consecutive axes
+            inner = int(np.prod(x.shape[axes[-1] + 1:], dtype=np.int64))
+            self.launch(self.kernel("data.cl", "reduce_mid"), (y.size,), None, x.buffer,
+                        y.buffer, np.int32(KIND[self.op.subtype]), np.int32(count),
+                        np.int32(inner), np.int32(y.size))
+            return
         self.meta = self.const_buffer(meta)
         self.launch(self.kernel("data.cl", "reduce6"), (y.size,), None, x.buffer, y.buffer,
                     self.meta, np.int32(KIND[self.op.subtype]), np.int32(count), np.int32(y.size))
