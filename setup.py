@@ -86,7 +86,7 @@ def native_extensions() -> list[Extension]:
         if not sources:
             continue
         headers = sorted(str(p.relative_to(HERE)) for d in (group, CSRC / "common")
-                         for p in d.glob("*.h"))
+                         for pat in ("*.h", "*.inc") for p in d.glob(pat))
         exts.append(Extension(
             f"onert_py.backends.acl_neon._{group.name}", sources + common, depends=headers,
             language="c++", optional=True,

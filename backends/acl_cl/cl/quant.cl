@@ -132,6 +132,17 @@ inline QIV rescale_v(QIV x, QIV m, QIV shift) {
   return QCAT(convert_int, QVW)((QCAT(convert_long, QVW)(h) + (((QLV)(1L) << r) >> 1)) >> r);
 }
 
+// rescale's reference rounding (halves away from zero) on QVW lanes, lane for lane rescale.
+#define QUV QCAT(uint, QVW)
+inline QIV rescale_ref_v(QIV x, QIV m, QIV shift) {
+  QIV right = max(-shift, 0);
+  QIV h = high_mul_v(QCAT(as_int, QVW)(QCAT(as_uint, QVW)(x) << QCAT(as_uint, QVW)(
+      max(shift, 0))), m);
+  QIV mask = QCAT(as_int, QVW)(((QUV)(1u) << QCAT(as_uint, QVW)(right)) - (QUV)(1u));
+  QIV thr = (mask >> 1) - (h < 0);          // comparisons give -1 where true
+  return (h >> right) - ((h & mask) > thr);
+}
+
 __kernel void qconv(__global const QT *x, __global const float *wt, __global const int *bias,
                     __global QT *y, __global const int *mults, __global const int *shifts,
                     __global const int *geo, int xzp, int yzp, int lo, int hi, int split) {
@@ -214,10 +225,11 @@ inline int8 qdw_load(__global const QT *p, int c0, int cout, int mult, int xzp) 
   return vload8(0, t);
 }
 
-#define QDPIX 4
+#define QDPIX 8
 
 // DepthwiseConv2D, filter [kh*kw][CoutPad]; geo as qconv with mult (the depth multiplier) for
-// m; global (CoutPad / 8, ceil(ow / QDPIX), n * oh).
+// m; global (CoutPad / 8, ceil(ow / QDPIX), n * oh). Only in programs built with -DQVW=8.
+#if QVW == 8
 __kernel void qdepthwise(__global const QT *x, __global const short *wt,
                          __global const int *bias, __global QT *y, __global const int *mults,
                          __global const int *shifts, __global const int *geo, int xzp, int yzp,
@@ -242,12 +254,54 @@ __kernel void qdepthwise(__global const QT *x, __global const short *wt,
       }
     }
   }
+  // qconv_out on 8 lanes (built with QVW 8; bias, multipliers, shifts padded to CoutPad) when
+  // all 8 channels take one rounding (split: vector before, reference from), else qconv_out
+  int nc = min(8, cout - c0), vec = c0 + 8 <= split, one = vec || c0 >= split;
+  int8 bv = vload8(0, bias + c0), mv = vload8(0, mults + c0), sv = vload8(0, shifts + c0);
   for (int p = 0; p < min(QDPIX, ow - ox0); ++p) {
+    __global QT *dst = y + (r * ow + ox0 + p) * cout + c0;
     int a[8];
-    vstore8(acc[p], 0, a);
-    qconv_out(a, min(8, cout - c0), y + (r * ow + ox0 + p) * cout + c0, c0, bias, mults,
-              shifts, split, yzp, lo, hi);
+    if (!one) {
+      vstore8(acc[p], 0, a);
+      qconv_out(a, nc, dst, c0, bias, mults, shifts, split, yzp, lo, hi);
+      continue;
+    }
+    int8 t = acc[p] + bv;
+    int8 v = clamp((vec ? rescale_v(t, mv, sv) : rescale_ref_v(t, mv, sv)) + yzp, lo, hi);
+    if (nc == 8) {
+      vstore8(QCAT(QCAT(convert_, QT), 8)(v), 0, dst);
+    } else {
+      vstore8(v, 0, a);
+      for (int j = 0; j < nc; ++j) dst[j] = (QT)a[j];
+    }
   }
+}
+#endif
+
+// MEAN (ops/quant_reduce.py): the int32 sum of the reduced elements of output i (meta as
+// data.cl reduce6), then rescale(sum - sub, m, shift) (vector rounding on the channels
+// i % depth < split), + add, clamped.
+__kernel void qmean(__global const QT *x, __global QT *y, __constant int *meta, int count,
+                    int sub, int m, int shift, int add, int split, int depth, int lo, int hi,
+                    int n) {
+  int i = get_global_id(0);
+  if (i >= n) return;
+  int r = i, base = 0;
+  for (int d = 5; d >= 0; --d) {
+    base += (r % meta[d]) * meta[6 + d];
+    r /= meta[d];
+  }
+  int acc = 0;
+  for (int j = 0; j < count; ++j) {
+    int q = j, off = base;
+    for (int d = 5; d >= 0; --d) {
+      off += (q % meta[12 + d]) * meta[18 + d];
+      q /= meta[12 + d];
+    }
+    acc += (int)x[off];
+  }
+  int v = rescale(acc - sub, m, shift, i % depth < split) + add;
+  y[i] = (QT)clamp(v, lo, hi);
 }
 
 // y[i] = table[kind(i)][a byte][b byte], a and b broadcast: meta holds, for 6 padded dims,

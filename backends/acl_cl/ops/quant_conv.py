@@ -20,7 +20,7 @@ from .common import check_act
 from .conv import conv_geometry, gemm_launch
 from .quant_common import I32, U8, QClKernel, quantized
 
-QDPIX = 4     # output pixels per work item of quant.cl qdepthwise (its QDPIX)
+QDPIX = 8     # output pixels per work item of quant.cl qdepthwise (its QDPIX)
 
 
 class QConvLayer(QClKernel):
@@ -65,7 +65,7 @@ class QConvLayer(QClKernel):
         cin, oh, ow, cout, kh, kw = geo[2:8]
         m = n * oh * ow
         if self.depthwise:
-            pad, opts = -(-cout // 8) * 8, ""
+            pad, opts = -(-cout // 8) * 8, "-DQVW=8"      # qdepthwise's 8-lane epilogue
             gsize = (pad // 8, -(-ow // QDPIX), n * oh)
         else:
             opts, gsize, pad = gemm_launch(m, cout)

@@ -5,7 +5,7 @@
 #include <cassert>
 
 #include "isa.h"
-#include "vec_base.h"
+#include "simd_base.h"
 #define ONERT_ELTWISE_SUFFIX base
 #include "impl_all.h"
 

@@ -1,6 +1,14 @@
 // The group's entry points for one ISA: the including file defines ONERT_ELTWISE_SUFFIX and
-// includes its vec_*.h first.
+// includes its vector layer (common/simd_base.h, simd_avx2.h or simd_avx512.h) first.
 #pragma once
+
+#include "simd_math.h"
+
+namespace onert_neon {
+namespace eltwise {
+using namespace ::onert_neon::simd;   // V, W, M, load/store/..., vexp/vlog/... for impl_*.h
+}  // namespace eltwise
+}  // namespace onert_neon
 
 #include "impl_binary.h"
 #include "impl_reduce.h"

@@ -1,5 +1,5 @@
-// Generic broadcasting binary kernels on the including ISA file's V: arithmetic with the fused
-// clamp, max/min, squared difference, PReLU, and the comparisons (bool out).
+// Generic broadcasting binary kernels on the including ISA file's vectors: arithmetic with the
+// fused clamp, max/min, squared difference, PReLU, and the comparisons (bool out).
 #pragma once
 
 #include <cstring>
@@ -72,7 +72,7 @@ inline void bin_vec(const float* a, const float* b, void* out, int64_t i, V va, 
   if constexpr (is_cmp(OP)) {
     store_bits(static_cast<uint8_t*>(out) + i, mask_bits(apply_cmp<OP>(x, y)));
   } else {
-    store(static_cast<float*>(out) + i, vmin(c.hi, vmax(c.lo, apply_bin<OP>(x, y))));
+    store(static_cast<float*>(out) + i, vclamp(apply_bin<OP>(x, y), c.lo, c.hi));
   }
 }
 

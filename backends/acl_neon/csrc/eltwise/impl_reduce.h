@@ -1,21 +1,12 @@
-// Generic softmax, reductions and arg-min/max on the including ISA file's V.
+// Generic softmax, reductions and arg-min/max on the including ISA file's vector layer.
 #pragma once
 
 #include "eltwise.h"
 #include "parallel.h"
-#include "vmath.h"
 
 namespace onert_neon {
 namespace eltwise {
 namespace {
-
-inline float hsum(V v) {
-  float t[W];
-  store(t, v);
-  float s = 0.0f;
-  for (int k = 0; k < W; ++k) s += t[k];
-  return s;
-}
 
 // ---- softmax over rows of n ----
 void softmax_row(const float* x, float* y, int64_t n, float beta) {
@@ -43,7 +34,7 @@ void softmax_row(const float* x, float* y, int64_t n, float beta) {
     store(y + i, e);
     s0 = add(s0, e);
   }
-  float sum = hsum(add(s0, s1));
+  float sum = hsum_ordered(add(s0, s1));
   if (i < n) {
     const int64_t r = n - i;
     for (int k = 0; k < W; ++k) t[k] = k < r ? x[i + k] : mx;
@@ -145,7 +136,7 @@ void reduce_run(const ReduceParams& p, const float* x, float* y, int threads) {
         float t[W];
         store(t, red<OP>(a1, a0));
         for (int k = 0; k < W; ++k) acc = red1<OP>(t[k], acc);
-        if (kOrdered && hsum(nan) != 0.0f) {    // a NaN (or Inf) seen: TFLite's exact order
+        if (kOrdered && hsum_ordered(nan) != 0.0f) {    // a NaN (or Inf) seen: TFLite's exact order
           acc = identity<OP>();
           for (int64_t r = 0; r < outer_r; ++r) {
             const float* xr = base + offset_of(r, p.rshape, p.rstride, p.nr - 1);

@@ -1,9 +1,8 @@
-// Generic unary kernels (activations and math functions) on the including ISA file's V.
+// Generic unary kernels (activations and math functions) on the including ISA file's vector layer.
 #pragma once
 
 #include "eltwise.h"
 #include "parallel.h"
-#include "vmath.h"
 
 namespace onert_neon {
 namespace eltwise {

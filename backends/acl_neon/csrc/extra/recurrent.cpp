@@ -1,5 +1,5 @@
-// Baseline (portable C++; NEON on aarch64) bodies of the recurrent kernels, the dispatch on
-// active_isa() and the LSTM / RNN time loops.
+// Baseline (SSE2 on x86-64, NEON on aarch64, portable C++ elsewhere) bodies of the recurrent
+// kernels, the dispatch on active_isa() and the LSTM / RNN time loops.
 #include "recurrent.h"
 
 #include <cmath>
@@ -8,77 +8,13 @@
 
 #include "isa.h"
 #include "parallel.h"
-
-#if defined(__aarch64__)
-#include <arm_neon.h>
-#endif
+#include "simd_base.h"
+#include "simd_math.h"
 
 namespace onert_neon {
 namespace {
 
-#if defined(__aarch64__)
-struct V {
-  using R = float32x4_t;
-  using M = uint32x4_t;
-  static constexpr int W = 4;
-  static R set1(float f) { return vdupq_n_f32(f); }
-  static R load(const float* p) { return vld1q_f32(p); }
-  static void store(float* p, R v) { vst1q_f32(p, v); }
-  static R load_n(const float* p, int n) {
-    float t[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-    for (int i = 0; i < n; ++i) t[i] = p[i];
-    return vld1q_f32(t);
-  }
-  static void store_n(float* p, R v, int n) {
-    float t[4];
-    vst1q_f32(t, v);
-    for (int i = 0; i < n; ++i) p[i] = t[i];
-  }
-  static R fma(R a, R b, R c) { return vfmaq_f32(c, a, b); }
-  static R add(R a, R b) { return vaddq_f32(a, b); }
-  static R sub(R a, R b) { return vsubq_f32(a, b); }
-  static R mul(R a, R b) { return vmulq_f32(a, b); }
-  static R div(R a, R b) { return vdivq_f32(a, b); }
-  static R max(R a, R b) { return vmaxq_f32(a, b); }
-  static R min(R a, R b) { return vminq_f32(a, b); }
-  static M lt(R a, R b) { return vcltq_f32(a, b); }
-  static R select(M m, R a, R b) { return vbslq_f32(m, a, b); }
-  static R round(R x) { return vrndnq_f32(x); }
-  static R scale2(R y, R n) { return mul(y, pow2n(n)); }
-  static R pow2n(R n) {
-    int32x4_t e = vaddq_s32(vcvtnq_s32_f32(n), vdupq_n_s32(127));
-    return vreinterpretq_f32_s32(vshlq_n_s32(e, 23));
-  }
-};
-#else
-struct V {   // one lane: the portable baseline
-  using R = float;
-  using M = bool;
-  static constexpr int W = 1;
-  static R set1(float f) { return f; }
-  static R load(const float* p) { return *p; }
-  static void store(float* p, R v) { *p = v; }
-  static R load_n(const float* p, int) { return *p; }
-  static void store_n(float* p, R v, int) { *p = v; }
-  static R fma(R a, R b, R c) { return a * b + c; }
-  static R add(R a, R b) { return a + b; }
-  static R sub(R a, R b) { return a - b; }
-  static R mul(R a, R b) { return a * b; }
-  static R div(R a, R b) { return a / b; }
-  static R max(R a, R b) { return a > b ? a : b; }
-  static R min(R a, R b) { return a < b ? a : b; }
-  static M lt(R a, R b) { return a < b; }
-  static R select(M m, R a, R b) { return m ? a : b; }
-  static R round(R x) { return std::nearbyint(x); }
-  static R scale2(R y, R n) { return mul(y, pow2n(n)); }
-  static R pow2n(R n) {
-    int32_t e = (static_cast<int32_t>(n) + 127) << 23;
-    float f;
-    std::memcpy(&f, &e, sizeof f);
-    return f;
-  }
-};
-#endif
+using namespace simd;
 
 #include "rec_kernels.inc"
 

@@ -19,10 +19,10 @@ namespace quant {
 
 namespace {
 
-// MR rows x NB blocks of 16 channels; a: rows of kp bytes, b: the first block
-template <int MR, int NB>
-inline void micro(const uint8_t* a, int64_t kp, const int8_t* b, int32_t* c, int64_t ldc) {
-  __m512i acc[MR][NB];
+// acc = the int32 dot products of MR rows x NB blocks of 16 channels; a: rows of kp bytes
+// (FLIP: int8 rows, made uint8 by flipping the sign bits), b: the first block
+template <int MR, int NB, bool FLIP>
+inline void accumulate(const uint8_t* a, int64_t kp, const int8_t* b, __m512i (&acc)[MR][NB]) {
   for (int r = 0; r < MR; ++r)
     for (int j = 0; j < NB; ++j) acc[r][j] = _mm512_setzero_si512();
   const int64_t bstride = kNB * kp;
@@ -31,12 +31,20 @@ inline void micro(const uint8_t* a, int64_t kp, const int8_t* b, int32_t* c, int
     for (int j = 0; j < NB; ++j)
       w[j] = _mm512_loadu_si512(reinterpret_cast<const void*>(b + j * bstride + q * kNB));
     for (int r = 0; r < MR; ++r) {
-      int32_t v;
-      __builtin_memcpy(&v, a + r * kp + q, 4);
-      __m512i av = _mm512_set1_epi32(v);
+      int32_t x;
+      __builtin_memcpy(&x, a + r * kp + q, 4);
+      if (FLIP) x ^= static_cast<int32_t>(0x80808080u);
+      __m512i av = _mm512_set1_epi32(x);
       for (int j = 0; j < NB; ++j) acc[r][j] = _mm512_dpbusd_epi32(acc[r][j], av, w[j]);
     }
   }
+}
+
+// MR rows x NB blocks of 16 channels into c (rows of ldc int32)
+template <int MR, int NB>
+inline void micro(const uint8_t* a, int64_t kp, const int8_t* b, int32_t* c, int64_t ldc) {
+  __m512i acc[MR][NB];
+  accumulate<MR, NB, false>(a, kp, b, acc);
   for (int r = 0; r < MR; ++r)
     for (int j = 0; j < NB; ++j)
       _mm512_storeu_si512(reinterpret_cast<void*>(c + r * ldc + j * kNB), acc[r][j]);
@@ -64,21 +72,7 @@ inline void micro_rq(const uint8_t* a, int64_t kp, const int8_t* b, int64_t c0, 
                      uint8_t* out) {
   const RequantVec v = vin;             // a local copy: the byte stores cannot alias it
   __m512i acc[MR][NB];
-  for (int r = 0; r < MR; ++r)
-    for (int j = 0; j < NB; ++j) acc[r][j] = _mm512_setzero_si512();
-  const int64_t bstride = kNB * kp;
-  for (int64_t q = 0; q < kp; q += 4) {
-    __m512i w[NB];
-    for (int j = 0; j < NB; ++j)
-      w[j] = _mm512_loadu_si512(reinterpret_cast<const void*>(b + j * bstride + q * kNB));
-    for (int r = 0; r < MR; ++r) {
-      int32_t x;
-      __builtin_memcpy(&x, a + r * kp + q, 4);
-      if (FLIP) x ^= static_cast<int32_t>(0x80808080u);
-      __m512i av = _mm512_set1_epi32(x);
-      for (int j = 0; j < NB; ++j) acc[r][j] = _mm512_dpbusd_epi32(acc[r][j], av, w[j]);
-    }
-  }
+  accumulate<MR, NB, FLIP>(a, kp, b, acc);
   for (int j = 0; j < NB; ++j) {
     const int64_t c = c0 + j * kNB, left = n - c;
     const __m512i cc = _mm512_maskz_loadu_epi32(mask16_of(left), ccoef + c);

@@ -9,94 +9,13 @@
 
 #include "isa.h"
 #include "parallel.h"
-
-#if defined(__aarch64__)
-#include <arm_neon.h>
-#elif defined(__x86_64__)
-#include <emmintrin.h>
-#endif
+#include "simd_base.h"
+#include "simd_math.h"
 
 namespace onert_neon {
 namespace {
 
-#if defined(__aarch64__)
-struct V {
-  using R = float32x4_t;
-  static constexpr int W = 4;
-  static R zero() { return vdupq_n_f32(0.0f); }
-  static R set1(float f) { return vdupq_n_f32(f); }
-  static R load(const float* p) { return vld1q_f32(p); }
-  static void store(float* p, R v) { vst1q_f32(p, v); }
-  static R load_n(const float* p, int n) {
-    float t[4] = {0, 0, 0, 0};
-    std::memcpy(t, p, sizeof(float) * n);
-    return vld1q_f32(t);
-  }
-  static void store_n(float* p, R v, int n) {
-    float t[4];
-    vst1q_f32(t, v);
-    std::memcpy(p, t, sizeof(float) * n);
-  }
-  static R fma(R a, R b, R c) { return vfmaq_f32(c, a, b); }
-  static R add(R a, R b) { return vaddq_f32(a, b); }
-  static R sub(R a, R b) { return vsubq_f32(a, b); }
-  static R mul(R a, R b) { return vmulq_f32(a, b); }
-  static R div(R a, R b) { return vdivq_f32(a, b); }
-  static R max(R a, R b) { return vmaxq_f32(a, b); }
-  static R min(R a, R b) { return vminq_f32(a, b); }
-  static float hsum(R v) { return vaddvq_f32(v); }
-};
-#elif defined(__x86_64__)
-struct V {
-  using R = __m128;
-  static constexpr int W = 4;
-  static R zero() { return _mm_setzero_ps(); }
-  static R set1(float f) { return _mm_set1_ps(f); }
-  static R load(const float* p) { return _mm_loadu_ps(p); }
-  static void store(float* p, R v) { _mm_storeu_ps(p, v); }
-  static R load_n(const float* p, int n) {
-    float t[4] = {0, 0, 0, 0};
-    std::memcpy(t, p, sizeof(float) * n);
-    return _mm_loadu_ps(t);
-  }
-  static void store_n(float* p, R v, int n) {
-    float t[4];
-    _mm_storeu_ps(t, v);
-    std::memcpy(p, t, sizeof(float) * n);
-  }
-  static R fma(R a, R b, R c) { return _mm_add_ps(_mm_mul_ps(a, b), c); }
-  static R add(R a, R b) { return _mm_add_ps(a, b); }
-  static R sub(R a, R b) { return _mm_sub_ps(a, b); }
-  static R mul(R a, R b) { return _mm_mul_ps(a, b); }
-  static R div(R a, R b) { return _mm_div_ps(a, b); }
-  static R max(R a, R b) { return _mm_max_ps(a, b); }
-  static R min(R a, R b) { return _mm_min_ps(a, b); }
-  static float hsum(R v) {
-    float t[4];
-    _mm_storeu_ps(t, v);
-    return (t[0] + t[2]) + (t[1] + t[3]);
-  }
-};
-#else
-struct V {                      // plain C++: one lane
-  using R = float;
-  static constexpr int W = 1;
-  static R zero() { return 0.0f; }
-  static R set1(float f) { return f; }
-  static R load(const float* p) { return *p; }
-  static void store(float* p, R v) { *p = v; }
-  static R load_n(const float* p, int) { return *p; }
-  static void store_n(float* p, R v, int) { *p = v; }
-  static R fma(R a, R b, R c) { return a * b + c; }
-  static R add(R a, R b) { return a + b; }
-  static R sub(R a, R b) { return a - b; }
-  static R mul(R a, R b) { return a * b; }
-  static R div(R a, R b) { return a / b; }
-  static R max(R a, R b) { return a > b ? a : b; }
-  static R min(R a, R b) { return a < b ? a : b; }
-  static float hsum(R v) { return v; }
-};
-#endif
+using namespace simd;
 
 #include "spatial_kernels.inc"
 

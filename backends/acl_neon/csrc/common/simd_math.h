@@ -1,11 +1,27 @@
-// Vectorized float math on the V type of the including ISA file (vec_*.h): exp, expm1, log,
-// tanh, logistic, erfc. Errors are a few ulp (Cephes-style range reduction and polynomials),
-// far inside the op suite's tolerances; NaN and +-Inf give what the libm functions give.
+// Vectorized float math over the acl_neon vector layer: include after the ISA's simd_*.h
+// (simd_base.h, simd_avx2.h or simd_avx512.h). exp, expm1, log, tanh, logistic, erfc: errors of
+// a few ulp (Cephes-style range reduction and polynomials), far inside the op suite's
+// tolerances; NaN and +-Inf give what the libm functions give. Also the clamp and the in-order
+// horizontal sum.
 #pragma once
 
+#include <cmath>   // INFINITY, NAN
+
 namespace onert_neon {
-namespace eltwise {
+namespace simd {
 namespace {
+
+// min(hi, max(lo, v)); NaN stays NaN (the max/min return their second operand on NaN)
+inline V vclamp(V v, V lo, V hi) { return vmin(hi, vmax(lo, v)); }
+
+// lane 0 + lane 1 + ... in order (the sum a scalar loop over the lanes gives)
+inline float hsum_ordered(V v) {
+  float t[W];
+  store(t, v);
+  float s = 0.0f;
+  for (int k = 0; k < W; ++k) s += t[k];
+  return s;
+}
 
 inline V poly(V x, const float* c, int n) {   // c[0] x^(n-1) + ... + c[n-1]
   V r = set1(c[0]);
@@ -14,7 +30,7 @@ inline V poly(V x, const float* c, int n) {   // c[0] x^(n-1) + ... + c[n-1]
 }
 
 // exp(x): n = round(x log2 e), r = x - n ln 2 (two parts), exp(r) by a degree-7 polynomial,
-// scaled by 2^n in two steps (so results near FLT_MAX and subnormals come out right).
+// scaled by 2^n with one rounding (so results near FLT_MAX and subnormals come out right).
 inline V vexp(V x) {
   static const float P[] = {1.9875691500e-4f, 1.3981999507e-3f, 8.3334519073e-3f,
                             4.1665795894e-2f, 1.6666665459e-1f, 5.0000001201e-1f};
@@ -23,8 +39,7 @@ inline V vexp(V x) {
   V r = fmadd(n, set1(-0.693359375f), xc);
   r = fmadd(n, set1(2.12194440e-4f), r);
   V p = fmadd(mul(poly(r, P, 6), r), r, add(r, set1(1.0f)));
-  V h = vfloor(mul(n, set1(0.5f)));
-  return mul(mul(p, pow2i(h)), pow2i(sub(n, h)));
+  return vldexp(p, n);
 }
 
 // exp(x) - 1, accurate near 0 (a Taylor polynomial for |x| < 0.5)
@@ -87,5 +102,5 @@ inline V verfc(V z) {
 }
 
 }  // namespace
-}  // namespace eltwise
+}  // namespace simd
 }  // namespace onert_neon

@@ -1,5 +1,19 @@
-// Baseline vectors for the generic kernels: SSE2 (x86-64 baseline), NEON (aarch64), or one
-// float elsewhere. Included only from eltwise.cpp.
+// The acl_neon vector layer, baseline ISA: NEON (aarch64), SSE2 (the x86-64 baseline) or one
+// float elsewhere. Include only from baseline files (no ISA flags); *_avx2.cpp files include
+// simd_avx2.h and *_avx512.cpp files simd_avx512.h, which give the same API:
+//   W (lanes), V (a vector of W floats, member v), M (a lane mask);
+//   load/store, load_n/store_n (the first n < W lanes; the rest read as 0, are not written),
+//   zero, set1, add/sub/mul/div, fmadd(a, b, c) = a * b + c (fused where the ISA has FMA),
+//   vmax(a, b) = a > b ? a : b and vmin(a, b) = a < b ? a : b (TFLite's NaN semantics, on every
+//   ISA), vabs, vneg, vsign_of, vor, vsqrt, vround (half to even), vfloor, vceil,
+//   gt/ge/lt/le/eq/ne -> M, mand, select(m, a, b) = m ? a : b, mask_bits (lane k -> bit k),
+//   pow2i(n) = 2^n (integral-valued n in [-126, 127]), vldexp(y, n) = y * 2^n rounded once
+//   (also into subnormals or to inf) for y in [0.5, 2) and integral-valued n in [-250, 250]
+//   (y * 2^h exact, h = floor(n / 2), by adding h to y's exponent bits, then one multiply by
+//   2^(n - h); AVX-512: vscalefps), and NaN for a NaN y with a NaN n (vexp's NaN path),
+//   split_exp(x, m, e): x = m * 2^e, m in [0.5, 1) (x > 0 normal), hsum (pairwise sum of lanes).
+// simd_math.h adds exp/log/tanh/... over this API. Everything lives in an anonymous namespace
+// (each ISA file gets its own copies: no ODR mixing of ISA-compiled code).
 #pragma once
 
 #include <cmath>
@@ -13,7 +27,7 @@
 #endif
 
 namespace onert_neon {
-namespace eltwise {
+namespace simd {
 namespace {
 
 #if defined(__aarch64__)
@@ -23,6 +37,7 @@ struct M { uint32x4_t m; };
 
 inline V load(const float* p) { return {vld1q_f32(p)}; }
 inline void store(float* p, V a) { vst1q_f32(p, a.v); }
+inline V zero() { return {vdupq_n_f32(0.0f)}; }
 inline V set1(float x) { return {vdupq_n_f32(x)}; }
 inline V add(V a, V b) { return {vaddq_f32(a.v, b.v)}; }
 inline V sub(V a, V b) { return {vsubq_f32(a.v, b.v)}; }
@@ -55,9 +70,17 @@ inline uint32_t mask_bits(M m) {
   const uint32_t w[4] = {1, 2, 4, 8};
   return vaddvq_u32(vandq_u32(m.m, vld1q_u32(w)));
 }
+inline float hsum(V a) { return vaddvq_f32(a.v); }
 inline V pow2i(V n) {
   int32x4_t i = vaddq_s32(vcvtnq_s32_f32(n.v), vdupq_n_s32(127));
   return {vreinterpretq_f32_s32(vshlq_n_s32(i, 23))};
+}
+inline V vldexp(V y, V n) {
+  const int32x4_t ni = vcvtnq_s32_f32(n.v), h = vshrq_n_s32(ni, 1);
+  const float32x4_t yh =
+      vreinterpretq_f32_s32(vaddq_s32(vreinterpretq_s32_f32(y.v), vshlq_n_s32(h, 23)));
+  const int32x4_t e = vaddq_s32(vsubq_s32(ni, h), vdupq_n_s32(127));
+  return {vmulq_f32(yh, vreinterpretq_f32_s32(vshlq_n_s32(e, 23)))};
 }
 inline void split_exp(V x, V& m, V& e) {
   uint32x4_t bits = vreinterpretq_u32_f32(x.v);
@@ -74,6 +97,7 @@ struct M { __m128 m; };
 
 inline V load(const float* p) { return {_mm_loadu_ps(p)}; }
 inline void store(float* p, V a) { _mm_storeu_ps(p, a.v); }
+inline V zero() { return {_mm_setzero_ps()}; }
 inline V set1(float x) { return {_mm_set1_ps(x)}; }
 inline V add(V a, V b) { return {_mm_add_ps(a.v, b.v)}; }
 inline V sub(V a, V b) { return {_mm_sub_ps(a.v, b.v)}; }
@@ -98,6 +122,11 @@ inline V select(M m, V a, V b) {
   return {_mm_or_ps(_mm_and_ps(m.m, a.v), _mm_andnot_ps(m.m, b.v))};
 }
 inline uint32_t mask_bits(M m) { return static_cast<uint32_t>(_mm_movemask_ps(m.m)); }
+inline float hsum(V a) {
+  float t[4];
+  _mm_storeu_ps(t, a.v);
+  return (t[0] + t[2]) + (t[1] + t[3]);
+}
 // half to even (the default rounding mode) for |a| < 2^23; larger values are integers already
 inline V vround(V a) {
   V big = set1(8388608.0f);
@@ -116,6 +145,12 @@ inline V pow2i(V n) {
   __m128i i = _mm_add_epi32(_mm_cvtps_epi32(n.v), _mm_set1_epi32(127));
   return {_mm_castsi128_ps(_mm_slli_epi32(i, 23))};
 }
+inline V vldexp(V y, V n) {
+  const __m128i ni = _mm_cvtps_epi32(n.v), h = _mm_srai_epi32(ni, 1);
+  const __m128 yh = _mm_castsi128_ps(_mm_add_epi32(_mm_castps_si128(y.v), _mm_slli_epi32(h, 23)));
+  const __m128i e = _mm_add_epi32(_mm_sub_epi32(ni, h), _mm_set1_epi32(127));
+  return {_mm_mul_ps(yh, _mm_castsi128_ps(_mm_slli_epi32(e, 23)))};
+}
 inline void split_exp(V x, V& m, V& e) {
   __m128i bits = _mm_castps_si128(x.v);
   __m128i ex = _mm_sub_epi32(_mm_srli_epi32(bits, 23), _mm_set1_epi32(126));
@@ -131,6 +166,7 @@ struct M { bool m; };
 
 inline V load(const float* p) { return {*p}; }
 inline void store(float* p, V a) { *p = a.v; }
+inline V zero() { return {0.0f}; }
 inline V set1(float x) { return {x}; }
 inline V add(V a, V b) { return {a.v + b.v}; }
 inline V sub(V a, V b) { return {a.v - b.v}; }
@@ -156,7 +192,12 @@ inline M ne(V a, V b) { return {a.v != b.v}; }
 inline M mand(M a, M b) { return {a.m && b.m}; }
 inline V select(M m, V a, V b) { return {m.m ? a.v : b.v}; }
 inline uint32_t mask_bits(M m) { return m.m ? 1u : 0u; }
+inline float hsum(V a) { return a.v; }
 inline V pow2i(V n) { return {std::ldexp(1.0f, static_cast<int>(n.v))}; }
+inline V vldexp(V y, V n) {
+  const float h = std::floor(n.v * 0.5f);
+  return mul(mul(y, pow2i({h})), pow2i({n.v - h}));
+}
 inline void split_exp(V x, V& m, V& e) {
   int ex = 0;
   m.v = std::frexp(x.v, &ex);
@@ -164,6 +205,19 @@ inline void split_exp(V x, V& m, V& e) {
 }
 #endif
 
+// the first n (0 <= n <= W) lanes through a zero-filled buffer
+inline V load_n(const float* p, int n) {
+  float t[W] = {};
+  std::memcpy(t, p, sizeof(float) * static_cast<size_t>(n));
+  return load(t);
+}
+inline void store_n(float* p, V a, int n) {
+  float t[W];
+  store(t, a);
+  std::memcpy(p, t, sizeof(float) * static_cast<size_t>(n));
+}
+
+
 }  // namespace
-}  // namespace eltwise
+}  // namespace simd
 }  // namespace onert_neon
