@@ -64,7 +64,7 @@ class Session:
         self._closed_tracer = None
         # seconds spent loading the model file, and compiling it (config included)
         self.timings = {"load": t1 - t0, "compile": time.perf_counter() - t1}
-        self._blas_limit = None
+        self._blas_want = self._blas_threads_wanted()
         self.graph_dot = None            # a dot.DotDump when config graph_dot_dump is set
         if self.config.graph_dot_dump:
             from .dot import write_dot
@@ -239,13 +239,31 @@ class Session:
                     t.set_buffer(None)
         return outs
 
+    def _blas_threads_wanted(self) -> int | None:
+        """BLAS threads for this session's runs: config num_threads (None: the library's
+        default), but 1 when a backend with its own thread pool (acl_neon's OpenMP) shares the
+        session with other backends: their BLAS calls run between its parallel regions, and
+        two pools spinning on the same cores made mixed models several times slower."""
+        compiler = self._compiler
+        used = {a.backend for a in compiler.assignment.values()} - {"builtin"}
+        own = [b for b in used if getattr(compiler.backends[b].config, "own_thread_pool", False)]
+        if own and len(used) > len(own):
+            return 1
+        return self.config.num_threads
+
     def _apply_threads(self) -> None:
-        n = self.config.num_threads
-        if n is None or _blas_threads.get("n") == n:
+        """Set the process's BLAS thread count for this session (a process-wide setting: done
+        only when it differs from what the last run set)."""
+        want = self._blas_want
+        if _blas_threads.get("applied") == want:
             return
-        from threadpoolctl import threadpool_limits
-        threadpool_limits(limits=n)
-        _blas_threads["n"] = n
+        from threadpoolctl import threadpool_info, threadpool_limits
+        if "default" not in _blas_threads:
+            _blas_threads["default"] = max((p["num_threads"] for p in threadpool_info()
+                                            if p["user_api"] == "blas"), default=1)
+        threadpool_limits(limits=_blas_threads["default"] if want is None else want,
+                          user_api="blas")
+        _blas_threads["applied"] = want
 
     def reset_state(self) -> None:
         """Reset every variable tensor (RNN/LSTM/SVDF state) of every compiled subgraph to its
@@ -317,7 +335,7 @@ class Session:
                 f"inputs={len(self._graph.inputs)}, outputs={len(self._graph.outputs)})")
 
 
-_blas_threads: dict[str, int] = {}
+_blas_threads: dict[str, int | None] = {}    # applied: last BLAS limit set; default
 
 
 def _fits_signature(shape: tuple[int, ...], signature: tuple[int, ...] | None) -> bool:

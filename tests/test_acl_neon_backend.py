@@ -114,3 +114,39 @@ def test_every_kernel_group_is_built(native):
     assert "core" in groups
     missing = {g: why for g in groups for ok, why in [native.available(g)] if not ok}
     assert not missing, missing
+
+
+def _blas_threads() -> int:
+    from threadpoolctl import threadpool_info
+    return max(p["num_threads"] for p in threadpool_info() if p["user_api"] == "blas")
+
+
+def test_blas_single_threaded_beside_openmp(native):
+    """acl_neon (OpenMP) sharing a session with cpu: cpu's BLAS runs one thread (two pools
+    spinning on the same cores made mixed models several times slower); a cpu-only session
+    gets its num_threads back, a session without num_threads the library default."""
+    from ops.test_ops_unary import unary_model
+    from onert_py.model_builder import ModelBuilder
+    if os.cpu_count() < 2:
+        pytest.skip("one core: nothing to limit")
+    b = ModelBuilder()
+    x = b.add_input("x", (2, 8))
+    h = b.add_tensor("h", (2, 4))
+    b.add_op("FULLY_CONNECTED", [x, b.add_const("w", np.ones((4, 8), np.float32)), -1], [h])
+    y = b.add_tensor("y", (2, 4))
+    b.add_op("COS", [h], [y])                  # acl_neon has no COS: it runs on cpu
+    b.add_output(y)
+    mixed = b.build()
+    x = np.ones((2, 8), np.float32)
+    with onert_py.Session(mixed, backends="acl_neon;cpu", config={"num_threads": 2}) as s:
+        assert "cpu" in s.explain() and "acl_neon" in s.explain()
+        s.run(x)
+        assert _blas_threads() == 1
+    cpu_only = unary_model("COS", (2, 3))
+    with onert_py.Session(cpu_only, backends="cpu", config={"num_threads": 2}) as s:
+        s.run(np.ones((2, 3), np.float32))
+        assert _blas_threads() == 2
+    with onert_py.Session(cpu_only, backends="cpu") as s:
+        s.run(np.ones((2, 3), np.float32))
+        from onert_py.session import _blas_threads as recorded
+        assert _blas_threads() == recorded["default"]      # what BLAS had before any limit

@@ -11,6 +11,7 @@ from .ops import kernels
 class AclNeonConfig(IConfig):
     id = "acl_neon"
     support_dynamic_tensor = False
+    own_thread_pool = True       # OpenMP
 
     def initialize(self) -> bool:
         ok, why = native.available("core")

@@ -23,6 +23,10 @@ class IConfig(ABC):
     support_dynamic_tensor: bool = False
     support_permutation: bool = False
     support_fp16: bool = False
+    # the backend's kernels run on a thread pool of their own (OpenMP): in a session that also
+    # uses other backends, the host BLAS those use is kept to one thread, so the two pools do
+    # not spin against each other on the same cores
+    own_thread_pool: bool = False
 
     def initialize(self) -> bool:
         """Prepare process-wide resources; False (with `unavailable_reason`) if it cannot run here."""
