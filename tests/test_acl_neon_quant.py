@@ -69,6 +69,9 @@ def _model(*args):
     ("CONV_2D", (1, 6, 7, 5), (21, 3, 3, 5), 1),
     ("CONV_2D", (1, 5, 5, 16), (8, 1, 1, 16), 1),
     ("DEPTHWISE_CONV_2D", (1, 6, 7, 21), (1, 3, 3, 21), 1),
+    # several 32-channel blocks with a tail above 16 channels (the paired-tap AVX-512 form)
+    ("DEPTHWISE_CONV_2D", (1, 5, 6, 150), (1, 3, 3, 150), 1),
+    ("DEPTHWISE_CONV_2D", (1, 4, 5, 70), (1, 2, 2, 70), 1),
     ("DEPTHWISE_CONV_2D", (1, 5, 4, 3), (1, 3, 3, 12), 4),
 ])
 def test_rounding_ties_each_isa(isa, form, op, xs, ws, mult):

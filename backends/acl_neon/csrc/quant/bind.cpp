@@ -128,7 +128,8 @@ struct ConvPlan {
 
 struct DwPlan {
   DwParams p{};
-  std::vector<int16_t> w;
+  std::vector<int16_t> w, pw;
+  std::vector<int32_t> wsum;
   RequantStore rs;
 
   DwPlan(std::vector<int64_t> geom, int64_t mult, py::array wq, bool x_signed, int32_t x_zp,
@@ -141,6 +142,15 @@ struct DwPlan {
     p.x_signed = x_signed;
     p.x_zp = x_zp;
     w = vec<int16_t>(wq, "filter", p.g.kh * p.g.kw * p.cout);
+    if (mult == 1) {                             // the paired-tap weights, packed once
+      pw.resize(static_cast<size_t>(depthwise_packed_size(p) + 32));
+      wsum.resize(static_cast<size_t>(p.cout));
+      int16_t* a = reinterpret_cast<int16_t*>((reinterpret_cast<uintptr_t>(pw.data()) + 63) &
+                                              ~static_cast<uintptr_t>(63));
+      depthwise_pack(p, w.data(), a, wsum.data());
+      p.pw = a;
+      p.wsum = wsum.data();
+    }
   }
 
   void run(py::array x, py::array out, int threads) {

@@ -93,9 +93,42 @@ void pool_rows(const PoolParams& p, const T* x, T* out, int64_t rb, int64_t re) 
 
 }  // namespace
 
-void depthwise(const DwParams& p, const uint8_t* x, const int16_t* w, const Requant& rq,
+int64_t depthwise_packed_size(const DwParams& p) {
+  return (p.g.kh * p.g.kw + 1) / 2 * ((p.cout + 31) / 32) * 64;
+}
+
+void depthwise_pack(const DwParams& p, const int16_t* w, int16_t* pw, int32_t* wsum) {
+  assert(p.mult == 1);
+  const int64_t C = p.cout, taps = p.g.kh * p.g.kw, nb = (C + 31) / 32;
+  const int64_t n = depthwise_packed_size(p);
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t s = i & 1, q = (i >> 1) & 3, L = (i >> 3) & 3, h = (i >> 5) & 1;
+    const int64_t blk = i >> 6, cb = blk % nb, t = 2 * (blk / nb) + s;
+    const int64_t ch = cb * 32 + 8 * L + 4 * h + q;
+    pw[i] = ch < C && t < taps ? w[t * C + ch] : int16_t(0);
+  }
+  for (int64_t c = 0; c < C; ++c) {
+    int64_t sw = 0;
+    for (int64_t t = 0; t < taps; ++t) sw += w[t * C + c];
+    wsum[c] = static_cast<int32_t>(static_cast<uint32_t>(static_cast<uint64_t>(-p.x_zp * sw)));
+  }
+}
+
+void depthwise(const DwParams& p0, const uint8_t* x, const int16_t* w, const Requant& rq,
                uint8_t* out, int threads) {
-  assert(p.cout == p.g.cin * p.mult);
+  assert(p0.cout == p0.g.cin * p0.mult);
+  DwParams p = p0;
+  std::vector<int16_t> pw;
+  std::vector<int32_t> wsum;
+  if (p.mult == 1 && !p.pw) {                    // pack for this call (once, for all threads)
+    pw.resize(static_cast<size_t>(depthwise_packed_size(p) + 32));
+    wsum.resize(static_cast<size_t>(p.cout));
+    int16_t* a = reinterpret_cast<int16_t*>((reinterpret_cast<uintptr_t>(pw.data()) + 63) &
+                                            ~static_cast<uintptr_t>(63));
+    depthwise_pack(p, w, a, wsum.data());
+    p.pw = a;
+    p.wsum = wsum.data();
+  }
   const int64_t rows = p.g.batch * p.g.oh;
   const int64_t grain = 1 + (1 << 14) / (p.g.ow * p.cout * p.g.kh * p.g.kw + 1);
   parallel_range(threads, rows, grain, [&](int64_t b, int64_t e) {

@@ -13,7 +13,16 @@ struct DwParams {
   int64_t cout, mult;              // cout = cin * mult
   bool x_signed;
   int32_t x_zp;
+  // optional (mult 1), from depthwise_pack: the paired-tap weights (64-byte aligned) and
+  // -x_zp * sum(w) per channel; depthwise() makes them for the call when absent
+  const int16_t* pw = nullptr;
+  const int32_t* wsum = nullptr;
 };
+
+// sizes (int16 / int32 elements) and contents of DwParams::pw and ::wsum (see
+// qelem_avx512.cpp for the layout); p.mult must be 1
+int64_t depthwise_packed_size(const DwParams& p);
+void depthwise_pack(const DwParams& p, const int16_t* w, int16_t* pw, int32_t* wsum);
 
 // y[.., oc] = requant(sum over valid taps (x[.., oc / mult] - x_zp) * w[tap][oc]); w: the
 // filter minus its zero point, [kh * kw][cout] int16

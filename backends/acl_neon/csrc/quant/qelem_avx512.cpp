@@ -1,5 +1,7 @@
 // AVX-512 depthwise convolution (depth multiplier 1), vectorized over the contiguous NHWC
-// channels: int32 sums of (x - x_zp) * w over the valid taps, 64 channels in registers, then
+// channels. With the vector requantization: taps in pairs through vpdpwssd, requantized in
+// registers (dw_rows_vec). Otherwise:
+// int32 sums of (x - x_zp) * w over the valid taps, 64 channels in registers, then
 // the shared vector requantization (requant_row_avx512: per-channel constants, so channels
 // rounded as the reference kernel does keep that rounding).
 #if defined(__x86_64__)
@@ -91,66 +93,98 @@ void dw_rows(const DwParams& p, const uint8_t* x, const int16_t* w, const Requan
   }
 }
 
-// With the vector requantization (rq.vec): NV vectors of 16 channels from c (the last one
-// masked to `left` channels) of one output pixel, taps read through `ptrs` (padding taps point
-// at a row of zero-point codes), requantized in registers. The sums are of x * w: cc holds
-// -x_zp * sum(w) per channel, so that padding taps contribute nothing.
-template <bool S, int NV, int TAPS>
-inline void vblock(const uint8_t* const* ptrs, int64_t taps, const int16_t* w, int64_t C,
-                   int64_t c, int64_t left, const int32_t* cc, const RequantVec& v,
+// With the vector requantization (rq.vec): the sums are of x * w, taps taken in pairs with
+// vpdpwssd (x and w as int16: each pair's sum is exact in int32, and the whole sum is the same
+// value modulo 2^32 as one tap at a time). cc holds -x_zp * sum(w) per channel, so that
+// padding taps (read through `ptrs` from a row of zero-point codes) contribute nothing.
+// Packed weights pw: [pair][block of 32 channels][lo, hi][32 int16]; in 128-bit lane L of
+// vector h, int16 2q + s is channel 32 * block + 8L + 4h + q of tap 2 * pair + s (0 beyond
+// the channels or the taps), the order vpunpck{l,h}wd gives the interleaved inputs.
+template <bool S>
+inline __m512i load_x16(const uint8_t* p, __mmask32 mk) {
+  __m256i v = _mm256_maskz_loadu_epi8(mk, p);
+  return S ? _mm512_cvtepi8_epi16(v) : _mm512_cvtepu8_epi16(v);
+}
+
+inline __mmask32 mask32_of(int64_t left) {
+  return left >= 32 ? static_cast<__mmask32>(0xFFFFFFFFu)
+                    : left <= 0 ? static_cast<__mmask32>(0)
+                                : static_cast<__mmask32>((1u << left) - 1);
+}
+
+// NB blocks of 32 channels from block cb of one output pixel, requantized in registers
+template <bool S, int NB, int NP>
+inline void mblock(const uint8_t* const* ptrs, int64_t np, const int16_t* pw, int64_t nb,
+                   int64_t cb, int64_t C, const int32_t* cc, const RequantVec& v,
                    uint8_t* dst) {
-  __mmask16 mk[NV];
-  __m512i a[NV];
-#pragma GCC unroll 4
-  for (int j = 0; j < NV; ++j) {
-    mk[j] = mask16_of(left - 16 * j);
-    a[j] = _mm512_maskz_loadu_epi32(mk[j], cc + c + 16 * j);
+  const int64_t c = cb * 32;
+  __mmask32 mk[NB];
+  __m512i lo[NB], hi[NB];
+#pragma GCC unroll 2
+  for (int j = 0; j < NB; ++j) {
+    mk[j] = mask32_of(C - c - 32 * j);
+    lo[j] = _mm512_setzero_si512();
+    hi[j] = _mm512_setzero_si512();
   }
-  const int64_t nt = TAPS ? TAPS : taps;
-#pragma GCC unroll 9
-  for (int64_t t = 0; t < nt; ++t) {
-    const uint8_t* src = ptrs[t] + c;
-    const int16_t* wt = w + t * C + c;
-#pragma GCC unroll 4
-    for (int j = 0; j < NV; ++j)
-      a[j] = _mm512_add_epi32(a[j], _mm512_mullo_epi32(load_x<S>(src + 16 * j, mk[j]),
-                                                       load_w(wt + 16 * j, mk[j])));
+  const int64_t n = NP ? NP : np;
+#pragma GCC unroll 5
+  for (int64_t t = 0; t < n; ++t) {
+    const uint8_t* a = ptrs[2 * t] + c;
+    const uint8_t* b = ptrs[2 * t + 1] + c;
+    const int16_t* wp = pw + (t * nb + cb) * 64;
+#pragma GCC unroll 2
+    for (int j = 0; j < NB; ++j) {
+      const __m512i xa = load_x16<S>(a + 32 * j, mk[j]);
+      const __m512i xb = load_x16<S>(b + 32 * j, mk[j]);
+      lo[j] = _mm512_dpwssd_epi32(lo[j], _mm512_unpacklo_epi16(xa, xb),
+                                  _mm512_load_si512(wp + 64 * j));
+      hi[j] = _mm512_dpwssd_epi32(hi[j], _mm512_unpackhi_epi16(xa, xb),
+                                  _mm512_load_si512(wp + 64 * j + 32));
+    }
   }
-#pragma GCC unroll 4
-  for (int j = 0; j < NV; ++j)
-    store_bytes16(dst + c + 16 * j, requant16_avx512(a[j], v, c + 16 * j), left - 16 * j);
+  // back to channel order: lo holds channels 8L + 0..3 of each lane L, hi 8L + 4..7
+  const __m512i i0 = _mm512_setr_epi32(0, 1, 2, 3, 16, 17, 18, 19, 4, 5, 6, 7, 20, 21, 22, 23);
+  const __m512i i1 = _mm512_setr_epi32(8, 9, 10, 11, 24, 25, 26, 27, 12, 13, 14, 15, 28, 29,
+                                       30, 31);
+#pragma GCC unroll 2
+  for (int j = 0; j < NB; ++j) {
+    const int64_t cj = c + 32 * j, left = C - cj;
+    __m512i r = _mm512_permutex2var_epi32(lo[j], i0, hi[j]);
+    r = _mm512_add_epi32(r, _mm512_maskz_loadu_epi32(mask16_of(left), cc + cj));
+    store_bytes16(dst + cj, requant16_avx512(r, v, cj), left);
+    if (left > 16) {
+      r = _mm512_permutex2var_epi32(lo[j], i1, hi[j]);
+      r = _mm512_add_epi32(r, _mm512_maskz_loadu_epi32(mask16_of(left - 16), cc + cj + 16));
+      store_bytes16(dst + cj + 16, requant16_avx512(r, v, cj + 16), left - 16);
+    }
+  }
 }
 
-template <bool S, int TAPS>
-inline void vpixel(const uint8_t* const* ptrs, int64_t taps, const int16_t* w, int64_t C,
+template <bool S, int NP>
+inline void vpixel(const uint8_t* const* ptrs, int64_t np, const int16_t* pw, int64_t C,
                    const int32_t* cc, const RequantVec& v, uint8_t* dst) {
-  for (int64_t c = 0; c < C; c += 64) {
-    const int64_t left = C - c;
-    if (left > 48) vblock<S, 4, TAPS>(ptrs, taps, w, C, c, left, cc, v, dst);
-    else if (left > 32) vblock<S, 3, TAPS>(ptrs, taps, w, C, c, left, cc, v, dst);
-    else if (left > 16) vblock<S, 2, TAPS>(ptrs, taps, w, C, c, left, cc, v, dst);
-    else vblock<S, 1, TAPS>(ptrs, taps, w, C, c, left, cc, v, dst);
-  }
+  const int64_t nb = (C + 31) / 32;
+  int64_t cb = 0;
+  for (; cb + 2 <= nb; cb += 2) mblock<S, 2, NP>(ptrs, np, pw, nb, cb, C, cc, v, dst);
+  if (cb < nb) mblock<S, 1, NP>(ptrs, np, pw, nb, cb, C, cc, v, dst);
 }
 
-template <bool S, int TAPS>
-void dw_rows_vec(const DwParams& p, const uint8_t* x, const int16_t* w, const Requant& rq,
+template <bool S, int NP>
+void dw_rows_vec(const DwParams& p, const uint8_t* x, const int16_t* /*w: p.pw*/,
+                 const Requant& rq,
                  uint8_t* out, int64_t rb, int64_t re) {
   const ConvGeom& g = p.g;
   const RequantVec v = *rq.vec;
-  const int64_t C = p.cout, taps = g.kh * g.kw;
+  const int64_t C = p.cout, taps = g.kh * g.kw, np = (taps + 1) / 2;
   uint8_t* pad = new uint8_t[C];
-  int32_t* cc = new int32_t[C];
-  const uint8_t** ptrs = new const uint8_t*[taps];
+  const int16_t* pw = p.pw;                      // made by depthwise() when mult is 1
+  const int32_t* cc = p.wsum;
+  const uint8_t** ptrs = new const uint8_t*[2 * np];
   int64_t* off = new int64_t[taps];              // a tap's offset from the window's corner
   std::memset(pad, static_cast<uint8_t>(p.x_zp), static_cast<size_t>(C));
-  for (int64_t c = 0; c < C; ++c) {
-    int64_t sw = 0;
-    for (int64_t t = 0; t < taps; ++t) sw += w[t * C + c];
-    cc[c] = static_cast<int32_t>(static_cast<uint32_t>(static_cast<uint64_t>(-p.x_zp * sw)));
-  }
   for (int64_t ky = 0; ky < g.kh; ++ky)
     for (int64_t kx = 0; kx < g.kw; ++kx) off[ky * g.kw + kx] = (ky * g.dh * g.iw + kx * g.dw) * C;
+  ptrs[2 * np - 1] = pad;                         // the odd tap's partner (weights 0)
   // output columns whose window lies inside the input columns: [ox0, ox1)
   int64_t ox0 = 0, ox1 = g.ow;
   while (ox0 < g.ow && ox0 * g.sw - g.pad_left < 0) ++ox0;
@@ -173,12 +207,11 @@ void dw_rows_vec(const DwParams& p, const uint8_t* x, const int16_t* w, const Re
           }
         }
       }
-      vpixel<S, TAPS>(ptrs, taps, w, C, cc, v, out + ((b * g.oh + oy) * g.ow + ox) * C);
+      vpixel<S, NP>(ptrs, np, pw, C, cc, v, out + ((b * g.oh + oy) * g.ow + ox) * C);
     }
   }
   delete[] off;
   delete[] ptrs;
-  delete[] cc;
   delete[] pad;
 }
 
@@ -187,12 +220,12 @@ void dw_rows_vec(const DwParams& p, const uint8_t* x, const int16_t* w, const Re
 void depthwise_rows_avx512(const DwParams& p, const uint8_t* x, const int16_t* w,
                            const Requant& rq, uint8_t* out, int64_t rb, int64_t re) {
   const bool zp_code = p.x_signed ? p.x_zp >= -128 && p.x_zp <= 127 : p.x_zp >= 0 && p.x_zp <= 255;
-  if (rq.vec && rq.vec_c0 == 0 && zp_code) {
+  if (rq.vec && rq.vec_c0 == 0 && zp_code && p.pw && p.wsum) {
     const bool k9 = p.g.kh * p.g.kw == 9;
     if (p.x_signed)
-      (k9 ? dw_rows_vec<true, 9> : dw_rows_vec<true, 0>)(p, x, w, rq, out, rb, re);
+      (k9 ? dw_rows_vec<true, 5> : dw_rows_vec<true, 0>)(p, x, w, rq, out, rb, re);
     else
-      (k9 ? dw_rows_vec<false, 9> : dw_rows_vec<false, 0>)(p, x, w, rq, out, rb, re);
+      (k9 ? dw_rows_vec<false, 5> : dw_rows_vec<false, 0>)(p, x, w, rq, out, rb, re);
     return;
   }
   if (p.x_signed)

@@ -68,7 +68,7 @@ bool RequantVecStore::build(const Requant& rq, int64_t n) {
   for (int64_t c = 0; c < n; ++c)
     if (rq.m[c] < INT32_MIN || rq.m[c] > INT32_MAX || rq.s[c] < 32 || rq.s[c] > 63) return false;
   const int64_t np = (n + 15) / 16 * 16;
-  m32_.assign(np, 0);
+  m32_.assign(np + 16, 0);                  // + 16: read from c + 1 (odd channels)
   sh32_.assign(np, 0);
   for (auto* v : {&k8_, &k16_, &df8_, &df16_}) v->assign(np, 0);
   th8_.assign(np, INT64_MIN);

@@ -13,9 +13,9 @@ namespace quant {
 
 // bytes of channels [c, c + 16) of `v` (c a multiple of 16); a: the whole accumulators
 static inline __m128i requant16_avx512(__m512i a, const RequantVec& v, int64_t c) {
-  const __m512i m = _mm512_loadu_si512(v.m32 + c);
-  __m512i pe = _mm512_mul_epi32(a, m);                    // even channels, int64
-  __m512i po = _mm512_mul_epi32(_mm512_srli_epi64(a, 32), _mm512_srli_epi64(m, 32));
+  // vpmuldq reads the low dword of each qword: m32 + c + 1 puts the odd channels' there
+  __m512i pe = _mm512_mul_epi32(a, _mm512_loadu_si512(v.m32 + c));   // even channels, int64
+  __m512i po = _mm512_mul_epi32(_mm512_srli_epi64(a, 32), _mm512_loadu_si512(v.m32 + c + 1));
   pe = _mm512_add_epi64(pe, _mm512_loadu_si512(v.k16 + c));
   po = _mm512_add_epi64(po, _mm512_loadu_si512(v.k16 + c + 8));
   if (v.fix) {
@@ -30,7 +30,8 @@ static inline __m128i requant16_avx512(__m512i a, const RequantVec& v, int64_t c
   h = _mm512_srav_epi32(h, _mm512_loadu_si512(v.sh32 + c));
   h = _mm512_min_epi32(_mm512_max_epi32(h, _mm512_set1_epi32(v.lo_z)),
                        _mm512_set1_epi32(v.hi_z));
-  return _mm512_cvtepi32_epi8(_mm512_add_epi32(h, _mm512_set1_epi32(v.zp)));
+  if (v.zp != 0) h = _mm512_add_epi32(h, _mm512_set1_epi32(v.zp));
+  return _mm512_cvtepi32_epi8(h);
 }
 
 // store the first n (1..16) bytes of b (a full vector with one plain store)
