@@ -256,9 +256,12 @@ void conv_u8s8(const ConvParams& p, const uint8_t* x, const int8_t* packed,
   // rows per tile: keep the tile's a panel and accumulators in L2
   int64_t tile = 48;
   while (tile > 12 && tile * (p.kp + 4 * ldc) > (256 << 10)) tile -= 12;
-  // more tiles than threads for small layers (balance), whole tiles of the micro-kernel's rows
-  while (tile > 12 && (m_total + tile - 1) / tile < 4 * threads) tile -= 12;
-  const int64_t tiles = (m_total + tile - 1) / tile;
+  // One unit of work per thread: small layers (few row tiles per thread: the fully connected
+  // layer, 7x7 and 14x14 maps) split the channel blocks, which also splits the weight reads;
+  // others split the rows in balanced ranges of whole micro-kernel row groups (6 rows).
+  const int64_t t = threads < 1 ? 1 : threads;
+  const bool csplit = t > 1 && nblocks >= 2 * t && m_total < 4 * t * tile;
+  const int64_t units = csplit ? t : (t < (m_total + 5) / 6 ? t : (m_total + 5) / 6);
 #if defined(__x86_64__)
   // AVX-512: requantization fused into the GEMM; int8 pointwise layers read x directly
   const bool fused = rq.vec && rq.vec_c0 == 0 && active_isa() == Isa::Avx512;
@@ -268,30 +271,45 @@ void conv_u8s8(const ConvParams& p, const uint8_t* x, const int8_t* packed,
 #else
   const bool fused = false, direct = false;
 #endif
-  parallel_range(threads, tiles, 1, [&](int64_t tb, int64_t te) {
+  // row boundary u of `units` balanced ranges, rounded to a multiple of 6
+  auto row_bound = [&](int64_t u) -> int64_t {
+    if (u >= units) return m_total;
+    int64_t r = (u * m_total / units + 3) / 6 * 6;
+    return r < m_total ? r : m_total;
+  };
+  parallel_range(static_cast<int>(units), units, 1, [&](int64_t ub, int64_t ue) {
     std::vector<uint8_t> a(direct ? 0 : static_cast<size_t>(tile * p.kp));
     std::vector<int32_t> c(fused ? 0 : static_cast<size_t>(tile * ldc));
     std::vector<int64_t> rowsum(static_cast<size_t>(tile));
-    for (int64_t t = tb; t < te; ++t) {
-      int64_t m0 = t * tile, rows = m_total - m0 < tile ? m_total - m0 : tile;
+    for (int64_t u = ub; u < ue; ++u) {
+      const int64_t r0 = csplit ? 0 : row_bound(u), r1 = csplit ? m_total : row_bound(u + 1);
+      const int64_t blk0 = csplit ? u * nblocks / units : 0;
+      const int64_t blk1 = csplit ? (u + 1) * nblocks / units : nblocks;
+      const int64_t c0 = blk0 * kNB, c1 = blk1 * kNB < p.cout ? blk1 * kNB : p.cout;
+      const Requant rqc = rq.from_channel(c0);
+      for (int64_t m0 = r0; m0 < r1; m0 += tile) {
+        const int64_t rows = r1 - m0 < tile ? r1 - m0 : tile;
 #if defined(__x86_64__)
-      if (direct) {
-        gemm_rq_avx512(x + m0 * p.kp, rows, p.kp, true, packed, p.cout, ccoef, nullptr, rq,
-                       out + m0 * p.cout);
-        continue;
-      }
+        if (direct) {
+          gemm_rq_avx512(x + m0 * p.kp, rows, p.kp, true, packed, p.cout, blk0, blk1, ccoef,
+                         nullptr, rq, out + m0 * p.cout);
+          continue;
+        }
 #endif
-      im2col_rows(p, x, m0, rows, a.data(), rowsum.data());
+        im2col_rows(p, x, m0, rows, a.data(), rowsum.data());
 #if defined(__x86_64__)
-      if (fused) {
-        gemm_rq_avx512(a.data(), rows, p.kp, false, packed, p.cout, ccoef,
-                       p.rcoef ? rowsum.data() : nullptr, rq, out + m0 * p.cout);
-        continue;
-      }
+        if (fused) {
+          gemm_rq_avx512(a.data(), rows, p.kp, false, packed, p.cout, blk0, blk1, ccoef,
+                         p.rcoef ? rowsum.data() : nullptr, rq, out + m0 * p.cout);
+          continue;
+        }
 #endif
-      gemm_u8s8(a.data(), rows, p.kp, packed, nblocks, c.data(), ldc);
-      for (int64_t r = 0; r < rows; ++r)
-        requant_row(c.data() + r * ldc, ccoef, rowsum[r], p.cout, rq, out + (m0 + r) * p.cout);
+        gemm_u8s8(a.data(), rows, p.kp, packed + blk0 * kNB * p.kp, blk1 - blk0, c.data() + c0,
+                  ldc);
+        for (int64_t r = 0; r < rows; ++r)
+          requant_row(c.data() + r * ldc + c0, ccoef + c0, rowsum[r], c1 - c0, rqc,
+                      out + (m0 + r) * p.cout + c0);
+      }
     }
   });
 }

@@ -106,23 +106,24 @@ inline void rows_rq(const uint8_t* a, int64_t rows, int64_t kp, const int8_t* b,
 
 template <bool FLIP>
 void gemm_rq(const uint8_t* a, int64_t rows, int64_t kp, const int8_t* b, int64_t n,
-             const int32_t* cc, const int64_t* rs, const RequantVec& v, uint8_t* out) {
-  const int64_t nblocks = (n + kNB - 1) / kNB, bstride = kNB * kp;
-  int64_t blk = 0;
-  for (; blk + 2 <= nblocks; blk += 2)
+             int64_t blk0, int64_t blk1, const int32_t* cc, const int64_t* rs,
+             const RequantVec& v, uint8_t* out) {
+  const int64_t bstride = kNB * kp;
+  int64_t blk = blk0;
+  for (; blk + 2 <= blk1; blk += 2)
     rows_rq<2, FLIP>(a, rows, kp, b + blk * bstride, blk * kNB, n, cc, rs, v, out);
-  if (blk < nblocks) rows_rq<1, FLIP>(a, rows, kp, b + blk * bstride, blk * kNB, n, cc, rs, v, out);
+  if (blk < blk1) rows_rq<1, FLIP>(a, rows, kp, b + blk * bstride, blk * kNB, n, cc, rs, v, out);
 }
 
 }  // namespace
 
 void gemm_rq_avx512(const uint8_t* a, int64_t rows, int64_t kp, bool flip, const int8_t* b,
-                    int64_t n, const int32_t* ccoef, const int64_t* rowsum, const Requant& rq,
-                    uint8_t* out) {
+                    int64_t n, int64_t blk0, int64_t blk1, const int32_t* ccoef,
+                    const int64_t* rowsum, const Requant& rq, uint8_t* out) {
   if (flip)
-    gemm_rq<true>(a, rows, kp, b, n, ccoef, rowsum, *rq.vec, out);
+    gemm_rq<true>(a, rows, kp, b, n, blk0, blk1, ccoef, rowsum, *rq.vec, out);
   else
-    gemm_rq<false>(a, rows, kp, b, n, ccoef, rowsum, *rq.vec, out);
+    gemm_rq<false>(a, rows, kp, b, n, blk0, blk1, ccoef, rowsum, *rq.vec, out);
 }
 
 void requant_row_vec_avx512(const int32_t* acc, const int32_t* ccoef, int64_t row_add,

@@ -246,3 +246,21 @@ NEON_TEST(quant_conv_vector_requant) {
       check_conv(s, g6, 49, threads, 35, true);
     }
 }
+
+NEON_TEST(quant_conv_channel_split_and_row_ranges) {
+  // few rows and >= 2 blocks per thread: the threads split the channel blocks (scalar / vector
+  // requantization on channel ranges from a block boundary, a partial last block); many rows:
+  // balanced row ranges of whole 6-row groups
+  ConvGeom g1{1, 7, 7, 24, 7, 7, 1, 1, 1, 1, 1, 1, 0, 0};      // 49 rows
+  ConvGeom g2{1, 1, 1, 40, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0};      // 1 row (fully connected form)
+  ConvGeom g3{1, 5, 6, 3, 5, 6, 3, 3, 1, 1, 1, 1, 1, 1};       // 3x3 with im2col, 30 rows
+  ConvGeom g4{1, 20, 21, 8, 20, 21, 1, 1, 1, 1, 1, 1, 0, 0};   // 420 rows
+  for (bool s : {true, false})
+    for (bool vec : {false, true})
+      for (int threads : {2, 3}) {
+        check_conv(s, g1, 83, threads, 41, vec);
+        check_conv(s, g2, 100, threads, 42, vec);
+        check_conv(s, g3, 130, threads, 43, vec);
+        check_conv(s, g4, 21, threads, 44, vec);
+      }
+}
