@@ -131,6 +131,19 @@ void depthwise(const DwParams& p0, const uint8_t* x, const int16_t* w, const Req
   }
   const int64_t rows = p.g.batch * p.g.oh;
   const int64_t grain = 1 + (1 << 14) / (p.g.ow * p.cout * p.g.kh * p.g.kw + 1);
+#if defined(__x86_64__)
+  // few rows per thread that do not split evenly (7x7 maps): one range of whole 32-channel
+  // blocks per thread instead, over all the rows
+  const int64_t nb = (p.cout + 31) / 32;
+  if (threads > 1 && rows % threads != 0 && rows < 8 * threads && nb >= threads &&
+      (rows + grain - 1) / grain >= threads && active_isa() == Isa::Avx512 &&
+      depthwise_vec_avx512(p, rq)) {
+    parallel_range(threads, threads, 1, [&](int64_t b, int64_t e) {
+      depthwise_rows_avx512(p, x, w, rq, out, 0, rows, b * nb / threads, e * nb / threads);
+    });
+    return;
+  }
+#endif
   parallel_range(threads, rows, grain, [&](int64_t b, int64_t e) {
 #if defined(__x86_64__)
     if (p.mult == 1 && !rq.fc) {

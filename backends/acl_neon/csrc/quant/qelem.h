@@ -33,8 +33,12 @@ void depthwise(const DwParams& p, const uint8_t* x, const int16_t* w, const Requ
 // requantization (rq.fc false)
 void depthwise_rows_avx2(const DwParams& p, const uint8_t* x, const int16_t* w,
                          const Requant& rq, uint8_t* out, int64_t rb, int64_t re);
+// the vector path (paired taps, fused requantization) computes only the 32-channel blocks
+// [cb0, cb1) (cb1 < 0: all); it is taken when depthwise_vec_avx512(p, rq)
+bool depthwise_vec_avx512(const DwParams& p, const Requant& rq);
 void depthwise_rows_avx512(const DwParams& p, const uint8_t* x, const int16_t* w,
-                           const Requant& rq, uint8_t* out, int64_t rb, int64_t re);
+                           const Requant& rq, uint8_t* out, int64_t rb, int64_t re,
+                           int64_t cb0 = 0, int64_t cb1 = -1);
 #endif
 
 namespace {

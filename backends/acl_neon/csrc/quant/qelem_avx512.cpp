@@ -160,19 +160,21 @@ inline void mblock(const uint8_t* const* ptrs, int64_t np, const int16_t* pw, in
   }
 }
 
+// the 32-channel blocks [cb0, cb1) of one output pixel
 template <bool S, int NP>
 inline void vpixel(const uint8_t* const* ptrs, int64_t np, const int16_t* pw, int64_t C,
-                   const int32_t* cc, const RequantVec& v, uint8_t* dst) {
+                   const int32_t* cc, const RequantVec& v, uint8_t* dst, int64_t cb0,
+                   int64_t cb1) {
   const int64_t nb = (C + 31) / 32;
-  int64_t cb = 0;
-  for (; cb + 2 <= nb; cb += 2) mblock<S, 2, NP>(ptrs, np, pw, nb, cb, C, cc, v, dst);
-  if (cb < nb) mblock<S, 1, NP>(ptrs, np, pw, nb, cb, C, cc, v, dst);
+  int64_t cb = cb0;
+  for (; cb + 2 <= cb1; cb += 2) mblock<S, 2, NP>(ptrs, np, pw, nb, cb, C, cc, v, dst);
+  if (cb < cb1) mblock<S, 1, NP>(ptrs, np, pw, nb, cb, C, cc, v, dst);
 }
 
 template <bool S, int NP>
 void dw_rows_vec(const DwParams& p, const uint8_t* x, const int16_t* /*w: p.pw*/,
-                 const Requant& rq,
-                 uint8_t* out, int64_t rb, int64_t re) {
+                 const Requant& rq, uint8_t* out, int64_t rb, int64_t re, int64_t cb0,
+                 int64_t cb1) {
   const ConvGeom& g = p.g;
   const RequantVec v = *rq.vec;
   const int64_t C = p.cout, taps = g.kh * g.kw, np = (taps + 1) / 2;
@@ -207,7 +209,8 @@ void dw_rows_vec(const DwParams& p, const uint8_t* x, const int16_t* /*w: p.pw*/
           }
         }
       }
-      vpixel<S, NP>(ptrs, np, pw, C, cc, v, out + ((b * g.oh + oy) * g.ow + ox) * C);
+      vpixel<S, NP>(ptrs, np, pw, C, cc, v, out + ((b * g.oh + oy) * g.ow + ox) * C, cb0,
+                    cb1);
     }
   }
   delete[] off;
@@ -217,15 +220,22 @@ void dw_rows_vec(const DwParams& p, const uint8_t* x, const int16_t* /*w: p.pw*/
 
 }  // namespace
 
-void depthwise_rows_avx512(const DwParams& p, const uint8_t* x, const int16_t* w,
-                           const Requant& rq, uint8_t* out, int64_t rb, int64_t re) {
+bool depthwise_vec_avx512(const DwParams& p, const Requant& rq) {
   const bool zp_code = p.x_signed ? p.x_zp >= -128 && p.x_zp <= 127 : p.x_zp >= 0 && p.x_zp <= 255;
-  if (rq.vec && rq.vec_c0 == 0 && zp_code && p.pw && p.wsum) {
+  return p.mult == 1 && !rq.fc && rq.vec && rq.vec_c0 == 0 && zp_code && p.pw && p.wsum;
+}
+
+void depthwise_rows_avx512(const DwParams& p, const uint8_t* x, const int16_t* w,
+                           const Requant& rq, uint8_t* out, int64_t rb, int64_t re,
+                           int64_t cb0, int64_t cb1) {
+  if (depthwise_vec_avx512(p, rq)) {
+    const int64_t nb = (p.cout + 31) / 32;
+    if (cb1 < 0 || cb1 > nb) cb1 = nb;
     const bool k9 = p.g.kh * p.g.kw == 9;
     if (p.x_signed)
-      (k9 ? dw_rows_vec<true, 5> : dw_rows_vec<true, 0>)(p, x, w, rq, out, rb, re);
+      (k9 ? dw_rows_vec<true, 5> : dw_rows_vec<true, 0>)(p, x, w, rq, out, rb, re, cb0, cb1);
     else
-      (k9 ? dw_rows_vec<false, 5> : dw_rows_vec<false, 0>)(p, x, w, rq, out, rb, re);
+      (k9 ? dw_rows_vec<false, 5> : dw_rows_vec<false, 0>)(p, x, w, rq, out, rb, re, cb0, cb1);
     return;
   }
   if (p.x_signed)

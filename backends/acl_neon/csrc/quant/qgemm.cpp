@@ -188,6 +188,16 @@ namespace {
 // dst[i] = src[i] ^ flip for i < n, 8 bytes at a time
 inline void xor_copy(uint8_t* dst, const uint8_t* src, int64_t n, uint8_t flip) {
   const uint64_t f8 = 0x0101010101010101ull * flip;
+  if (n >= 8 && n <= 16) {                     // two overlapping words (a 3-wide window row)
+    uint64_t v, u;
+    std::memcpy(&v, src, 8);
+    std::memcpy(&u, src + n - 8, 8);
+    v ^= f8;
+    u ^= f8;
+    std::memcpy(dst, &v, 8);
+    std::memcpy(dst + n - 8, &u, 8);
+    return;
+  }
   int64_t i = 0;
   for (; i + 8 <= n; i += 8) {
     uint64_t v;
@@ -205,14 +215,19 @@ void im2col_rows(const ConvParams& p, const uint8_t* x, int64_t m0, int64_t rows
   const uint8_t flip = p.x_signed ? 0x80 : 0;
   const bool direct = g.kh == 1 && g.kw == 1 && g.sh == 1 && g.sw == 1 && g.pad_top == 0 &&
                       g.pad_left == 0 && g.oh == g.ih && g.ow == g.iw;
+  // output pixel (b, oy, ox) of row m0, then stepped along with r
+  int64_t ox = m0 % g.ow, oy = (m0 / g.ow) % g.oh, b = m0 / g.ow / g.oh;
   for (int64_t r = 0; r < rows; ++r) {
-    int64_t m = m0 + r;
+    const int64_t m = m0 + r;
+    if (r > 0 && ++ox == g.ow) {
+      ox = 0;
+      if (++oy == g.oh) { oy = 0; ++b; }
+    }
     uint8_t* ar = a + r * p.kp;
     if (direct) {
       const uint8_t* src = x + m * g.cin;
       for (int64_t c = 0; c < g.cin; ++c) ar[c] = src[c] ^ flip;
     } else {
-      int64_t ox = m % g.ow, t = m / g.ow, oy = t % g.oh, b = t / g.oh;
       uint8_t* dst = ar;
       const int64_t ix0 = ox * g.sw - g.pad_left, span = g.kw * g.cin;
       const bool cols_in = g.dw == 1 && ix0 >= 0 && ix0 + g.kw <= g.iw;

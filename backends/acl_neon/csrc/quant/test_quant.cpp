@@ -264,3 +264,21 @@ NEON_TEST(quant_conv_channel_split_and_row_ranges) {
         check_conv(s, g4, 21, threads, 44, vec);
       }
 }
+
+NEON_TEST(quant_conv_small_window_rows) {
+  // im2col rows of 8..16 bytes per window row (two overlapping words) and the output pixel
+  // stepped across rows, images and tiles: the stem's stride 2 SAME form on odd sizes
+  //        batch ih iw cin oh ow kh kw sh sw dh dw pt pl
+  ConvGeom g1{2, 23, 17, 3, 12, 9, 3, 3, 2, 2, 1, 1, 1, 1};    // 3x3x3 stride 2 SAME, k = 27
+  ConvGeom g2{1, 9, 10, 8, 8, 9, 2, 2, 1, 1, 1, 1, 0, 0};      // 16-byte window rows
+  ConvGeom g3{1, 7, 9, 8, 4, 5, 1, 1, 2, 2, 1, 1, 0, 0};       // 8-byte rows, stride 2
+  ConvGeom g4{1, 8, 8, 5, 8, 8, 3, 3, 1, 1, 1, 1, 1, 1};       // 15-byte rows, SAME
+  for (bool s : {true, false})
+    for (bool vec : {false, true})
+      for (int threads : {1, 2}) {
+        check_conv(s, g1, 32, threads, 61, vec);
+        check_conv(s, g2, 19, threads, 62, vec);
+        check_conv(s, g3, 7, threads, 63, vec);
+        check_conv(s, g4, 33, threads, 64, vec);
+      }
+}

@@ -80,6 +80,22 @@ NEON_TEST(quant_depthwise_geometries) {
     }
 }
 
+// few output rows that do not split evenly over the threads: the AVX-512 vector path splits
+// whole 32-channel blocks instead (uneven block counts, a partial last block)
+NEON_TEST(quant_depthwise_channel_split) {
+  //        batch ih iw cin oh ow kh kw sh sw dh dw pt pl
+  ConvGeom g1{1, 7, 7, 200, 7, 7, 3, 3, 1, 1, 1, 1, 1, 1};    // 7x7 map, 7 blocks
+  ConvGeom g2{1, 14, 13, 65, 7, 7, 3, 3, 2, 2, 1, 1, 0, 1};   // stride 2 to 7 rows, 3 blocks
+  ConvGeom g3{1, 5, 3, 64, 5, 3, 3, 3, 1, 1, 1, 1, 1, 1};     // as many blocks as threads
+  for (bool s : {true, false})
+    for (int threads : {2, 3}) {
+      check_dw(s, g1, 1, threads, 51, true);
+      check_dw(s, g2, 1, threads, 52, true);
+      check_dw(s, g3, 1, threads, 53, true);
+      check_dw(s, g1, 1, threads, 54);
+    }
+}
+
 namespace {
 
 void check_pool(bool x_signed, bool average, ConvGeom g, int threads, uint64_t seed) {
