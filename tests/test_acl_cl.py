@@ -189,3 +189,12 @@ def test_models_match_interpreter(name, backends):
     assert " cpu " not in text.split("permutes inserted")[0] or backends != "acl_cl"
     for a, b in zip(got, tflite_run(path, x)):
         np.testing.assert_allclose(a, b, rtol=1e-3, atol=1e-4)
+
+
+def test_sources_expand_includes():
+    """`#include "x.cl"` is replaced by the file (the program hash covers the header)."""
+    for name in ("data.cl", "elementwise.cl", "extra.cl", "quant.cl"):
+        src = program_cache.read_source(name)
+        assert not program_cache.INCLUDE.search(src) and "inline int bcast_offsets(" in src, name
+    with pytest.raises(CompileError, match="includes itself"):
+        program_cache.read_source("meta6.cl", frozenset({"meta6.cl"}))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 from collections import Counter
 from importlib import resources
 
@@ -19,9 +20,16 @@ def default_cache_dir() -> str:
     return os.path.join(base, "onert_py", "cl")
 
 
-def read_source(name: str) -> str:
-    """A `.cl` file shipped as package data."""
-    return resources.files("onert_py.backends.acl_cl").joinpath("cl", name).read_text()
+INCLUDE = re.compile(r'^#include "([\w.]+)"[ \t]*$', re.M)
+
+
+def read_source(name: str, seen: frozenset = frozenset()) -> str:
+    """A `.cl` file shipped as package data, its `#include "x.cl"` lines replaced by those
+    files (so the program's hash covers them, and no include path reaches the compiler)."""
+    if name in seen:
+        raise CompileError(f"acl_cl: {name} includes itself")
+    text = resources.files("onert_py.backends.acl_cl").joinpath("cl", name).read_text()
+    return INCLUDE.sub(lambda m: read_source(m.group(1), seen | {name}), text)
 
 
 def device_key(dev) -> str:

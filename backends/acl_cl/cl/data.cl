@@ -3,6 +3,7 @@
 #ifndef T
 #define T float
 #endif
+#include "meta6.cl"
 
 // Gather by strides: out index -> input index per dim (i = o + start[d]); outside [0, in_dim)
 // gives `fill` (Pad); Transpose passes permuted strides. meta: dims, strides, start, in_dims.
@@ -38,19 +39,10 @@ __kernel void reduce6(__global const float *x, __global float *y, __constant int
                       int kind, int count, int n) {
   int i = get_global_id(0);
   if (i >= n) return;
-  int r = i, base = 0;
-  for (int d = 5; d >= 0; --d) {
-    base += (r % meta[d]) * meta[6 + d];
-    r /= meta[d];
-  }
+  int base = reduce_base(i, meta);
   float acc = kind == 2 ? -INFINITY : (kind == 3 ? INFINITY : (kind == 4 ? 1.0f : 0.0f));
   for (int j = 0; j < count; ++j) {
-    int q = j, off = base;
-    for (int d = 5; d >= 0; --d) {
-      off += (q % meta[12 + d]) * meta[18 + d];
-      q /= meta[12 + d];
-    }
-    float v = x[off];
+    float v = x[reduce_offset(j, base, meta)];
     acc = kind == 2 ? fmax(acc, v) : (kind == 3 ? fmin(acc, v) : (kind == 4 ? acc * v : acc + v));
   }
   y[i] = kind == 1 ? acc / (float)count : acc;

@@ -6,6 +6,7 @@
 #else
 #define OP op
 #endif
+#include "meta6.cl"
 
 inline float binop(int op, float a, float b) {
   switch (op) {
@@ -46,14 +47,8 @@ __kernel void binary_bcast(__global const float *a, __global const float *b,
                            int n) {
   int i = get_global_id(0);
   if (i >= n) return;
-  int r = i, ia = 0, ib = 0;
-  for (int d = 5; d >= 0; --d) {
-    int dim = meta[d];
-    int c = r % dim;
-    r /= dim;
-    ia += c * meta[6 + d];
-    ib += c * meta[12 + d];
-  }
+  int ib;
+  int ia = bcast_offsets(i, meta, &ib);
   y[i] = clamp(binop(OP, a[ia], b[ib]), lo, hi);
 }
 

@@ -6,6 +6,7 @@
 #ifndef IDX
 #define IDX int
 #endif
+#include "meta6.cl"
 
 // y[i] = x[table[i]], or `fill` where the table holds -1 (padding). The table is computed on
 // the host once from the op's constant parameters (Slice, Split, Reverse, DepthToSpace, ...).
@@ -31,19 +32,6 @@ __kernel void gather_axis(__global const T *x, __global const IDX *idx, __global
     return;
   }
   y[i] = x[(o * limit + s) * inner + k];
-}
-
-inline int bcast_offsets(int i, __constant int *meta, int *ib) {
-  int r = i, ia = 0;
-  *ib = 0;
-  for (int d = 5; d >= 0; --d) {
-    int dim = meta[d];
-    int c = r % dim;
-    r /= dim;
-    ia += c * meta[6 + d];
-    *ib += c * meta[12 + d];
-  }
-  return ia;
 }
 
 // op: 0 ==, 1 !=, 2 >, 3 >=, 4 <, 5 <=. meta as binary_bcast (dims, strides of a, of b).

@@ -7,6 +7,7 @@
 #define QT char
 #endif
 #pragma OPENCL FP_CONTRACT OFF
+#include "meta6.cl"
 
 inline int high_mul(int a, int b) {
   if (a == INT_MIN && b == INT_MIN) return INT_MAX;
@@ -286,20 +287,9 @@ __kernel void qmean(__global const QT *x, __global QT *y, __constant int *meta, 
                     int n) {
   int i = get_global_id(0);
   if (i >= n) return;
-  int r = i, base = 0;
-  for (int d = 5; d >= 0; --d) {
-    base += (r % meta[d]) * meta[6 + d];
-    r /= meta[d];
-  }
+  int base = reduce_base(i, meta);
   int acc = 0;
-  for (int j = 0; j < count; ++j) {
-    int q = j, off = base;
-    for (int d = 5; d >= 0; --d) {
-      off += (q % meta[12 + d]) * meta[18 + d];
-      q /= meta[12 + d];
-    }
-    acc += (int)x[off];
-  }
+  for (int j = 0; j < count; ++j) acc += (int)x[reduce_offset(j, base, meta)];
   int v = rescale(acc - sub, m, shift, i % depth < split) + add;
   y[i] = (QT)clamp(v, lo, hi);
 }
@@ -309,18 +299,12 @@ __kernel void qmean(__global const QT *x, __global QT *y, __constant int *meta, 
 // table offset per output element when use_kinds.
 __kernel void qpair_lookup(__global const uchar *a, __global const uchar *b,
                            __global uchar *y, __global const uchar *table,
-                           __global const int *meta, __global const int *kinds, int use_kinds,
+                           __constant int *meta, __global const int *kinds, int use_kinds,
                            int n) {
   int i = get_global_id(0);
   if (i >= n) return;
-  int rest = i, ia = 0, ib = 0;
-  for (int d = 5; d >= 0; --d) {
-    int dim = meta[d];
-    int k = rest % dim;
-    rest /= dim;
-    ia += k * meta[6 + d];
-    ib += k * meta[12 + d];
-  }
+  int ib;
+  int ia = bcast_offsets(i, meta, &ib);
   int off = use_kinds ? kinds[i] : 0;
   y[i] = table[off + ((int)a[ia] << 8) + (int)b[ib]];
 }

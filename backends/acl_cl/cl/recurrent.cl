@@ -154,6 +154,15 @@ inline void store8(float8 v, __global float *p, int n) {
   for (int i = 0; i < n; ++i) p[i] = t[i];
 }
 
+// z0..z3 (the 4 gates' 8 lanes) += the 4 gate rows of w (ncp apart) times v.
+#define MAC4(w, v)                              \
+  do {                                          \
+    z0 += vload8(0, (w)) * (v);                 \
+    z1 += vload8(0, (w) + ncp) * (v);           \
+    z2 += vload8(0, (w) + 2 * ncp) * (v);       \
+    z3 += vload8(0, (w) + 3 * ncp) * (v);       \
+  } while (0)
+
 // The whole LSTM sequence in one launch (no layer norm): work-group b runs batch row b, its
 // work item t the 8 cells j0 = 8t.. (gates, c and h update) and, with projection, the outputs
 // k0 = 8t.. of h. Weights transposed, each gate's block padded to ncp (a multiple of 8) lanes:
@@ -181,25 +190,16 @@ __kernel void lstm_seq(__global const float *x, int steps, int xt, int xb, __glo
       for (int q = 0; q < ni; ++q) {
         __global const float *w = wxt + q * g4 + j0;
         float v = xr[q];
-        z0 += vload8(0, w) * v;
-        z1 += vload8(0, w + ncp) * v;
-        z2 += vload8(0, w + 2 * ncp) * v;
-        z3 += vload8(0, w + 3 * ncp) * v;
+        MAC4(w, v);
       }
       if (diagonal) {
         float8 v = load8(hb + j0, nj);
-        z0 += vload8(0, wht + j0) * v;
-        z1 += vload8(0, wht + ncp + j0) * v;
-        z2 += vload8(0, wht + 2 * ncp + j0) * v;
-        z3 += vload8(0, wht + 3 * ncp + j0) * v;
+        MAC4(wht + j0, v);
       } else {
         for (int q = 0; q < no; ++q) {
           __global const float *w = wht + q * g4 + j0;
           float v = hb[q];
-          z0 += vload8(0, w) * v;
-          z1 += vload8(0, w + ncp) * v;
-          z2 += vload8(0, w + 2 * ncp) * v;
-          z3 += vload8(0, w + 3 * ncp) * v;
+          MAC4(w, v);
         }
       }
       z0 += vload8(0, bias + j0);

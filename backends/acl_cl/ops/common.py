@@ -161,10 +161,7 @@ class ByteKernel(ClKernel):
                 return False, (f"acl_cl {op.type} copies elements: tensor #{o.index} is "
                                f"{o.type_name}, the output {ref.type_name}")
             if bool(o.is_quantized) != bool(ref.is_quantized) or (
-                    o.is_quantized and not (
-                        np.array_equal(np.asarray(o.quant.scale, np.float32),
-                                       np.asarray(ref.quant.scale, np.float32))
-                        and np.array_equal(o.quant.zero_point, ref.quant.zero_point))):
+                    o.is_quantized and not same_quant(o, ref)):
                 return False, (f"acl_cl {op.type} copies elements: tensor #{o.index} needs the "
                                f"output's scale and zero point")
         return True, ""
@@ -187,6 +184,13 @@ class ByteKernel(ClKernel):
         return 0
 
 
+def same_quant(a, b) -> bool:
+    """Whether two quantized operands carry the same (float32) scales and zero points."""
+    return (np.array_equal(np.asarray(a.quant.scale, np.float32),
+                           np.asarray(b.quant.scale, np.float32))
+            and np.array_equal(a.quant.zero_point, b.quant.zero_point))
+
+
 def clamp_of(op) -> tuple[np.float32, np.float32]:
     lo, hi = CLAMP.get(op.params.get("fused_activation_function"), (-np.inf, np.inf))
     return np.float32(lo), np.float32(hi)
@@ -205,6 +209,18 @@ def strides_of(shape) -> list[int]:
         s.append(acc)
         acc *= int(d)
     return s[::-1]
+
+
+def reduce_meta(shape, axes) -> np.ndarray:
+    """data.cl reduce6's meta (rank <= 6, padded in front): the kept dims and their element
+    strides, then the reduced dims (`axes`, normalized and sorted) and theirs."""
+    st = strides_of(shape)
+    meta = []
+    for dims in ([d for d in range(len(shape)) if d not in axes], axes):
+        pad = 6 - len(dims)
+        meta += [1] * pad + [int(shape[d]) for d in dims]
+        meta += [0] * pad + [st[d] for d in dims]
+    return np.array(meta, np.int32)
 
 
 def bcast_meta(a_shape, b_shape, y_shape) -> np.ndarray:

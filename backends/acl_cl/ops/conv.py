@@ -58,12 +58,11 @@ def gemm_launch(m: int, cout: int) -> tuple[str, tuple[int, int], int]:
     return f"-DPIX={pix} -DVW={vw}", (pad // vw, -(-m // pix)), pad
 
 
-class GemmBase(ClKernel):
-    """Weights rearranged once to [K][CoutPad] (CoutPad a multiple of the kernel's VW), bias
-    padded."""
+class PaddedWeights(ClKernel):
+    """Weights uploaded once as [K][CoutPad] and the bias (input 2, optional) as [CoutPad],
+    zero past cout (the kernels compute whole vectors of channels)."""
 
-    def upload_weights(self, wmat: np.ndarray, cout: int, m: int) -> None:
-        self.opts, self.gsize, pad = gemm_launch(m, cout)
+    def upload_padded(self, wmat: np.ndarray, cout: int, pad: int) -> None:
         wt = np.zeros((wmat.shape[0], pad), np.float32)
         wt[:, :cout] = wmat
         bias = np.zeros(pad, np.float32)
@@ -71,7 +70,14 @@ class GemmBase(ClKernel):
         if b is not None:
             bias[:cout] = np.asarray(b.data, np.float32).reshape(-1)
         self.wt, self.bias = self.const_buffer(wt), self.const_buffer(bias)
-        self.cout_pad = pad
+
+
+class GemmBase(PaddedWeights):
+    """conv_gemm: CoutPad a multiple of the kernel's VW."""
+
+    def upload_weights(self, wmat: np.ndarray, cout: int, m: int) -> None:
+        self.opts, self.gsize, self.cout_pad = gemm_launch(m, cout)
+        self.upload_padded(wmat, cout, self.cout_pad)
 
     def gemm(self, x, y, geo, m: int, cout: int) -> None:
         knl = self.kernel("conv.cl", "conv_gemm", self.opts)
@@ -124,7 +130,7 @@ class FullyConnectedLayer(GemmBase):
 
 
 @register("DepthwiseConv2D")
-class DepthwiseConv2DLayer(ClKernel):
+class DepthwiseConv2DLayer(PaddedWeights):
     check_params = Conv2DLayer.check_params
 
     def validate(self) -> None:
@@ -138,13 +144,7 @@ class DepthwiseConv2DLayer(ClKernel):
         n, geo = conv_geometry(self.op, x, w, y, depthwise=True)
         cin, oh, ow, cout, kh, kw = geo[2:8]
         pad = -(-cout // 8) * 8
-        wt = np.zeros((kh * kw, pad), np.float32)
-        wt[:, :cout] = np.asarray(w.data, np.float32).reshape(kh * kw, cout)
-        bias = np.zeros(pad, np.float32)
-        b = self.tin(2)
-        if b is not None:
-            bias[:cout] = np.asarray(b.data, np.float32).reshape(-1)
-        self.wt, self.bias = self.const_buffer(wt), self.const_buffer(bias)
+        self.upload_padded(np.asarray(w.data, np.float32).reshape(kh * kw, cout), cout, pad)
         lo, hi = clamp_of(self.op)
         ints = [np.int32(v) for v in geo[:6] + [pad, cout // cin] + geo[6:]]
         self.launch(self.kernel("conv.cl", "depthwise"), (pad // 8, -(-ow // DPIX), n * oh),

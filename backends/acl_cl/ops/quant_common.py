@@ -30,14 +30,21 @@ class HostView:
         return getattr(self._t, name)
 
 
+def cpu_shadow(kernel, cls: type, prepare: bool = False):
+    """The cpu backend's kernel `cls` for `kernel`'s op on host views of its tensors,
+    validated (and prepared when asked); its checks and precomputed values are the cpu's."""
+    k = cls.__new__(cls)
+    k.op, k.ctx = kernel.op, None
+    k.inputs = [None if t is None else HostView(t) for t in kernel.inputs]
+    k.outputs = [HostView(t) for t in kernel.outputs]
+    k.validate()
+    if prepare:
+        k.prepare()
+    return k
+
+
 def quantized(o) -> bool:
     return o.dtype in Q8 and o.quant is not None and len(o.quant.scale) > 0
-
-
-def same_quant(a, b) -> bool:
-    return (np.array_equal(np.asarray(a.quant.scale, np.float32),
-                           np.asarray(b.quant.scale, np.float32))
-            and np.array_equal(a.quant.zero_point, b.quant.zero_point))
 
 
 class QClKernel(ClKernel):
@@ -57,16 +64,7 @@ class QClKernel(ClKernel):
 
     def shadow(self, prepare: bool = False):
         cls = self.cpu_class
-        if isinstance(cls, dict):
-            cls = cls[self.op.subtype]
-        k = cls.__new__(cls)
-        k.op, k.ctx = self.op, None
-        k.inputs = [None if t is None else HostView(t) for t in self.inputs]
-        k.outputs = [HostView(t) for t in self.outputs]
-        k.validate()
-        if prepare:
-            k.prepare()
-        return k
+        return cpu_shadow(self, cls[self.op.subtype] if isinstance(cls, dict) else cls, prepare)
 
     def qopts(self, dtype) -> str:
         return f"-DQT={CL_TYPE[np.dtype(dtype)]}"

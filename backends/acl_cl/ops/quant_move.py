@@ -12,9 +12,11 @@ from ...cpu.ops.quant import qmath
 from ...cpu.ops.quant.qconcat import QConcat
 from ...cpu.ops.quant.qpool import QAveragePool2D, QMaxPool2D
 from . import quant_common as qc
+from .common import same_quant
 from .conv import POOL_KIND, pool_geometry
 from .data_movement import ReshapeLayer
-from .quant_common import U8, QClKernel, same_quant
+from .quant_common import U8, QClKernel
+
 
 class QReshapeLayer(QClKernel, ReshapeLayer):
     """ReshapeLayer's copy (and its params_at) with the 8-bit checks."""

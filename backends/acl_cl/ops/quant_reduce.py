@@ -13,7 +13,7 @@ import numpy as np
 
 from ...cpu.ops.quant.qreduce import QMean
 from . import quant_common as qc
-from .common import strides_of
+from .common import reduce_meta
 from .quant_common import QClKernel
 
 MAX_COUNT = 1 << 23        # 255 * count (and count * |zero point|) stay inside int32
@@ -59,17 +59,9 @@ class QMeanLayer(QClKernel):
 
     def setup(self) -> None:
         x, y = self.inputs[0], self.outputs[0]
-        rank = len(x.shape)
-        st = strides_of(x.shape)
-        kept = [d for d in range(rank) if d not in self.axes]
-        meta = []
-        for dims in (kept, self.axes):        # data.cl reduce6's layout
-            pad = 6 - len(dims)
-            meta += [1] * pad + [int(x.shape[d]) for d in dims]
-            meta += [0] * pad + [st[d] for d in dims]
         count = int(np.prod([x.shape[d] for d in self.axes], dtype=np.int64))
         depth = int(y.shape[-1]) if y.shape else 1
-        self.meta = self.const_buffer(np.array(meta, np.int32))
+        self.meta = self.const_buffer(reduce_meta(x.shape, self.axes))
         ints = [np.int32(v) for v in (count, *self.args, self.split, max(depth, 1), self.lo,
                                       self.hi, y.size)]
         if y.size:

@@ -14,7 +14,7 @@ import numpy as np
 from ...cpu.ops.rnn import RnnLayer, UnidirectionalSequenceRnnLayer
 from ...cpu.ops.rnn_lstm import ACTIVATIONS, LstmLayer, UnidirectionalSequenceLstmLayer
 from .common import F32, ClKernel, register
-from .quant_common import HostView
+from .quant_common import cpu_shadow
 
 ACT_CODE = {name: ACTIVATIONS.index(name) for name in ACTIVATIONS}   # NONE 0 ... TANH 4
 
@@ -28,35 +28,20 @@ class RecurrentLayer(ClKernel):
     sequence = False
 
     @classmethod
-    def supports(cls, op, graph):
+    def check_params(cls, op, graph):
         for pos, i in enumerate(op.inputs):
-            if i < 0:
-                continue
-            o = graph.operands[i]
-            ok, why = cls._check_operand(op, o, f"input {pos}")
-            if not ok:
-                return ok, why
-            if pos != 0 and pos not in cls.state_slots and not o.is_constant:
+            if pos != 0 and i >= 0 and pos not in cls.state_slots and \
+                    not graph.operands[i].is_constant:
                 return False, (f"acl_cl {op.type} needs constant weights (input {pos} is "
                                f"computed)")
-        for i in op.outputs:
-            ok, why = cls._check_operand(op, graph.operands[i], "output")
-            if not ok:
-                return ok, why
         act = op.params.get("fused_activation_function", "NONE")
         if act not in ACT_CODE:
             return False, f"acl_cl {op.type} has no fused activation {act}"
         return True, ""
 
     def validate(self) -> None:
-        cls = self.cpu_class
-        k = cls.__new__(cls)
-        k.op, k.ctx = self.op, None
-        k.inputs = [None if t is None else HostView(t) for t in self.inputs]
-        k.outputs = [HostView(t) for t in self.outputs]
-        k.validate()
-        self.shadow = k
-        self.code = ACT_CODE[k.act]
+        self.shadow = cpu_shadow(self, self.cpu_class)
+        self.code = ACT_CODE[self.shadow.act]
         x = self.inputs[0]
         want = 3 if self.sequence else 2
         if len(x.shape) != want:

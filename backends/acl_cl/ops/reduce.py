@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .common import ClKernel, register, strides_of
+from .common import ClKernel, reduce_meta, register
 
 KIND = {"SUM": 0, "MEAN": 1, "REDUCE_MAX": 2, "REDUCE_MIN": 3, "REDUCE_PROD": 4}
 
@@ -19,13 +19,6 @@ class ReduceLayer(ClKernel):
         if any(not -rank <= a < rank for a in raw):
             raise self.fail(f"axes {raw} out of range for rank {rank}")
         axes = sorted({a % rank for a in raw}) if rank else []
-        st = strides_of(x.shape)
-        kept = [d for d in range(rank) if d not in axes]
-        meta = []
-        for dims in (kept, axes):
-            pad = 6 - len(dims)
-            meta += [[1] * pad + [x.shape[d] for d in dims], [0] * pad + [st[d] for d in dims]]
-        meta = np.array(meta[0] + meta[1] + meta[2] + meta[3], np.int32)
         count = int(np.prod([x.shape[d] for d in axes], dtype=np.int64))
         if count == 0 and self.op.subtype in ("REDUCE_MAX", "REDUCE_MIN", "MEAN"):
             raise self.fail(f"{self.op.subtype} over an empty axis")
@@ -35,7 +28,7 @@ class ReduceLayer(ClKernel):
                         y.buffer, np.int32(KIND[self.op.subtype]), np.int32(count),
                         np.int32(inner), np.int32(y.size))
             return
-        self.meta = self.const_buffer(meta)
+        self.meta = self.const_buffer(reduce_meta(x.shape, axes))
         self.launch(self.kernel("data.cl", "reduce6"), (y.size,), None, x.buffer, y.buffer,
                     self.meta, np.int32(KIND[self.op.subtype]), np.int32(count), np.int32(y.size))
 
