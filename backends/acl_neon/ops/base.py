@@ -3,8 +3,8 @@
 An acl_neon kernel subclasses the cpu kernel of its op, so configure() validates exactly what
 cpu validates (dtypes, ranks, parameters: bad parameters never reach native code), and
 overrides prepare()/run() to call its native group. `native_group` names the module it needs;
-`supports()` refuses the op with the reason when that module is not built. Dynamic tensors are
-refused: kernels size their native plans in prepare().
+`supports()` refuses the op with the reason when that module (or one named in `also_needs`)
+is not built. Dynamic tensors are refused: kernels size their native plans in prepare().
 """
 from __future__ import annotations
 
@@ -73,14 +73,16 @@ class NeonMixin:
 
     backend_id = "acl_neon"    # names this backend in the cpu kernel's refusals
     native_group = "core"
+    also_needs: tuple[str, ...] = ()     # other native groups the kernel calls
     float_only = True          # refuse quantized operands unless the class says otherwise
     plan_input = 0
 
     @classmethod
     def supports(cls, op: Operation, graph: Graph) -> tuple[bool, str]:
-        ok, why = native.available(cls.native_group)
-        if not ok:
-            return False, why
+        for group in (cls.native_group, *cls.also_needs):
+            ok, why = native.available(group)
+            if not ok:
+                return False, why
         for i in (*op.inputs, *op.outputs):
             if i >= 0 and graph.operands[i].dynamic:
                 return False, "acl_neon does not run ops with dynamic-shaped tensors"

@@ -16,7 +16,7 @@ from ...cpu.ops.common import CLAMPS
 from ...cpu.ops.conv2d import Conv2DLayer
 from ...cpu.ops.matmul import BatchMatMulLayer, FullyConnectedLayer
 from ...cpu.ops.transpose_conv import TransposeConvLayer, transpose_padding
-from .base import F32, NeonMixin, clamp_range, conv_geometry, register
+from .base import F32, NeonMixin, clamp_range, conv_geometry, register, size
 
 
 def bias_array(kernel, index: int, count: int):
@@ -146,12 +146,13 @@ class NeonBatchMatMul(NeonMixin, BatchMatMulLayer):
         if k != k2 or y.shape != (*batch, m, n):
             raise self.fail(f"{a.shape} x {b.shape} (adj_x={adj_x}, adj_y={adj_y}) does not "
                             f"give {y.shape}")
-        a_index = np.broadcast_to(np.arange(int(np.prod(a.shape[:-2]))).reshape(a.shape[:-2]),
-                                  batch).reshape(-1)
-        b_index = np.broadcast_to(np.arange(int(np.prod(b.shape[:-2]))).reshape(b.shape[:-2]),
-                                  batch).reshape(-1)
-        self.plan = self.lib.BmmPlan([m, k, n], adj_x, adj_y, a_index.tolist(), b_index.tolist(),
-                                     int(np.prod(a.shape[:-2])), int(np.prod(b.shape[:-2])))
+        a_count, b_count = size(a.shape[:-2]), size(b.shape[:-2])
+
+        def index(count: int, shape) -> list[int]:     # each output batch's operand matrix
+            return np.broadcast_to(np.arange(count).reshape(shape), batch).reshape(-1).tolist()
+
+        self.plan = self.lib.BmmPlan([m, k, n], adj_x, adj_y, index(a_count, a.shape[:-2]),
+                                     index(b_count, b.shape[:-2]), a_count, b_count)
 
     def run(self) -> None:
         self.plan.run(self.buf(0), self.buf(1), self.out, self.threads)

@@ -18,6 +18,26 @@ def _ceil_div(a: int, b: int) -> int:
     return -((-a) // b)
 
 
+def block_windows(block: list[int], pads: list[tuple[int, int]], window_dims, strided_dims):
+    """SPACE_TO_BATCH_ND / BATCH_TO_SPACE_ND's pairing, per block offset k (each combination):
+    along spatial dim d, positions s in [lo, hi) of the blocked side (size window_dims[d])
+    meet positions s * b_d + k_d - pad_d of the spatial side (size strided_dims[d]). Yields
+    (k, blocked-side slices, spatial-side strided slices), both with a leading batch slice;
+    offsets that meet nothing are skipped."""
+    for combo in itertools.product(*(range(b) for b in block)):
+        window, strided = [slice(None)], [slice(None)]
+        for kk, b, (a, _), wd, sd in zip(combo, block, pads, window_dims, strided_dims):
+            lo = max(0, _ceil_div(a - kk, b))
+            hi = min(wd, _ceil_div(sd + a - kk, b))
+            if hi <= lo:
+                break
+            start = lo * b + kk - a
+            window.append(slice(lo, hi))
+            strided.append(slice(start, start + (hi - lo - 1) * b + 1, b))
+        else:
+            yield combo, tuple(window), tuple(strided)
+
+
 @register("Gather")
 class NeonGather(NeonMixin, GatherLayer):
     native_group = "movement"
@@ -120,18 +140,8 @@ class NeonSpaceToBatchND(NeonBlock, SpaceToBatchNDLayer):
             fill = int(q.zero_point.reshape(-1)[0]) if q is not None and \
                 out.dtype.kind in "iu" else 0
             steps.append((None, 0, item_bytes(fill, out.dtype), out))
-        for combo in itertools.product(*(range(b) for b in block)):
-            src, dst = [slice(None)], [slice(None)]
-            for kk, b, (a, _), xd, od in zip(combo, block, pads, x.shape[1:], outs):
-                lo = max(0, _ceil_div(a - kk, b))
-                hi = min(od, _ceil_div(xd + a - kk, b))
-                if hi <= lo:
-                    break
-                start = lo * b + kk - a
-                src.append(slice(start, start + (hi - lo - 1) * b + 1, b))
-                dst.append(slice(lo, hi))
-            else:
-                steps.append((0, 0, x[tuple(src)], view[combo][tuple(dst)]))
+        for combo, window, strided in block_windows(block, pads, outs, x.shape[1:1 + m]):
+            steps.append((0, 0, x[strided], view[combo][window]))
         self.plan([self.inputs[0]], [self.outputs[0]], steps)
 
 
@@ -154,16 +164,6 @@ class NeonBatchToSpaceND(NeonBlock, BatchToSpaceNDLayer):
                              f"crops {crops}")
         view = x.reshape(block + [n] + spatial + rest)
         steps = []
-        for combo in itertools.product(*(range(b) for b in block)):
-            src, dst = [slice(None)], [slice(None)]
-            for kk, b, (a, _), sd, od in zip(combo, block, crops, spatial, full):
-                lo = max(0, _ceil_div(a - kk, b))
-                hi = min(sd, _ceil_div(od + a - kk, b))
-                if hi <= lo:
-                    break
-                start = lo * b + kk - a
-                src.append(slice(lo, hi))
-                dst.append(slice(start, start + (hi - lo - 1) * b + 1, b))
-            else:
-                steps.append((0, 0, view[combo][tuple(src)], out[tuple(dst)]))
+        for combo, window, strided in block_windows(block, crops, spatial, full):
+            steps.append((0, 0, view[combo][window], out[strided]))
         self.plan([self.inputs[0]], [self.outputs[0]], steps)

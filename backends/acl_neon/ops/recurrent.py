@@ -33,13 +33,11 @@ class NeonRecurrent(NeonMixin):
     slots) constant, tensors non-empty."""
 
     native_group = "extra"
+    also_needs = ("gemm",)       # the input projection's FcPlan
     sequence = False
 
     @classmethod
     def supports(cls, op: Operation, graph: Graph) -> tuple[bool, str]:
-        ok, why = native.available("gemm")
-        if not ok:
-            return False, why
         ok, why = super().supports(op, graph)
         if not ok:
             return ok, why

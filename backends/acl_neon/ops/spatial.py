@@ -50,13 +50,6 @@ class NeonSpatial(NeonMixin):
 class NeonDepthwiseConv2D(NeonSpatial, DepthwiseConv2DLayer):
     float_inputs = (0, 1, 2)
 
-    def validate(self) -> None:
-        super().validate()
-        p = self.op.params
-        if min(p.stride_h, p.stride_w, p.dilation_h_factor, p.dilation_w_factor) < 1:
-            raise self.fail(f"strides ({p.stride_h}, {p.stride_w}) and dilations "
-                            f"({p.dilation_h_factor}, {p.dilation_w_factor}) must be >= 1")
-
     def prepare(self) -> None:
         p = self.op.params
         w = self.buf(1)
@@ -83,13 +76,6 @@ class NeonPool2D(NeonSpatial, Pool2DLayer):
         if op.subtype not in cls.KINDS:
             return False, f"acl_neon has no {op.subtype} kernel"
         return super().supports(op, graph)
-
-    def validate(self) -> None:
-        super().validate()
-        p = self.op.params
-        if min(p.filter_height, p.filter_width, p.stride_h, p.stride_w) < 1:
-            raise self.fail(f"filter ({p.filter_height}, {p.filter_width}) and strides "
-                            f"({p.stride_h}, {p.stride_w}) must be >= 1")
 
     def prepare(self) -> None:
         p = self.op.params

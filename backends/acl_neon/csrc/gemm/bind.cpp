@@ -141,7 +141,6 @@ struct BmmPlan {
 PYBIND11_MODULE(_gemm, m) {
   m.doc() = "acl_neon float32 GEMM family: Conv2D, FullyConnected, TransposeConv, BatchMatMul";
   add_isa_functions(m);
-  m.def("gemm_mr", &gemm_mr, "rows of the active ISA's register tile");
   py::class_<ConvPlan>(m, "ConvPlan")
       .def(py::init<py::array, py::object, std::vector<int64_t>, float, float>(),
            py::arg("weights"), py::arg("bias"), py::arg("geometry"), py::arg("lo"),

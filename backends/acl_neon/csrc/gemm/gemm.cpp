@@ -134,8 +134,6 @@ TileKernel tile_kernel() {
   }
 }
 
-int gemm_mr() { return tile_kernel().mr; }
-
 void gemm_f32(const float* a, int64_t M, int64_t lda, const PackedB& b, float* c, int64_t ldc,
               float lo, float hi, int threads) {
   assert(M >= 0 && lda >= b.K && ldc >= b.N);

@@ -48,8 +48,6 @@ void gemm_tile_avx2(const TileArgs& t);
 void gemm_tile_avx512(const TileArgs& t);
 #endif
 
-int gemm_mr();   // rows of the active ISA's register tile
-
 // C = clamp(A * B + bias), A rows `lda` apart, C rows `ldc` apart; split over `threads`.
 void gemm_f32(const float* a, int64_t M, int64_t lda, const PackedB& b, float* c, int64_t ldc,
               float lo, float hi, int threads);

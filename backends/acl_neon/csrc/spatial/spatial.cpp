@@ -55,24 +55,29 @@ int64_t grain_for(int64_t work_per_row) {
   return work_per_row >= target ? 1 : (target + work_per_row - 1) / (work_per_row > 0 ? work_per_row : 1);
 }
 
+// ISA_ROWS(base, name): the portable / NEON body `base`, or name_avx2 / name_avx512
+// (spatial_isa.inc) when the active ISA is one of those.
+#if defined(__x86_64__)
+template <class Fn>
+Fn for_active_isa(Fn base, Fn avx2, Fn avx512) {
+  switch (active_isa()) {
+    case Isa::Avx512: return avx512;
+    case Isa::Avx2: return avx2;
+    default: return base;
+  }
+}
+#define ISA_ROWS(base, name) for_active_isa(base, name##_avx2, name##_avx512)
+#else
+#define ISA_ROWS(base, name) (base)
+#endif
+
 }  // namespace
 
 void depthwise_conv_f32(const DepthwiseParams& p, const float* x, const float* w,
                         const float* bias, float* y, int threads) {
   assert(p.n >= 0 && p.h > 0 && p.w > 0 && p.cin > 0 && p.mult > 0 && p.kh > 0 && p.kw > 0);
   assert(p.sh > 0 && p.sw > 0 && p.dh > 0 && p.dw > 0 && p.oh >= 0 && p.ow >= 0);
-  DepthwiseRowsFn fn = dw_rows;
-  if (p.mult != 1) {
-    fn = dw_rows_mult;
-  } else {
-#if defined(__x86_64__)
-    switch (active_isa()) {
-      case Isa::Avx512: fn = depthwise_rows_avx512; break;
-      case Isa::Avx2: fn = depthwise_rows_avx2; break;
-      default: break;
-    }
-#endif
-  }
+  const DepthwiseRowsFn fn = p.mult != 1 ? dw_rows_mult : ISA_ROWS(dw_rows, depthwise_rows);
   const int64_t rows = int64_t{p.n} * p.oh;
   const int64_t work = int64_t{p.ow} * p.cin * p.mult * p.kh * p.kw;
   parallel_range(threads, rows, grain_for(work),
@@ -82,14 +87,7 @@ void depthwise_conv_f32(const DepthwiseParams& p, const float* x, const float* w
 void pool2d_f32(const PoolParams& p, const float* x, float* y, int threads) {
   assert(p.n >= 0 && p.h > 0 && p.w > 0 && p.c > 0 && p.kh > 0 && p.kw > 0);
   assert(p.sh > 0 && p.sw > 0 && p.oh >= 0 && p.ow >= 0);
-  PoolRowsFn fn = pool_rows;
-#if defined(__x86_64__)
-  switch (active_isa()) {
-    case Isa::Avx512: fn = pool_rows_avx512; break;
-    case Isa::Avx2: fn = pool_rows_avx2; break;
-    default: break;
-  }
-#endif
+  const PoolRowsFn fn = ISA_ROWS(pool_rows, pool_rows);
   const int64_t work = int64_t{p.ow} * p.c * p.kh * p.kw;
   parallel_range(threads, int64_t{p.n} * p.oh, grain_for(work),
                  [&](int64_t b, int64_t e) { fn(p, x, y, b, e); });
@@ -97,14 +95,7 @@ void pool2d_f32(const PoolParams& p, const float* x, float* y, int threads) {
 
 void resize_bilinear_f32(const ResizeParams& p, const float* x, float* y, int threads) {
   assert(p.n >= 0 && p.h > 0 && p.w > 0 && p.c > 0 && p.oh >= 0 && p.ow >= 0);
-  ResizeRowsFn fn = resize_rows;
-#if defined(__x86_64__)
-  switch (active_isa()) {
-    case Isa::Avx512: fn = resize_rows_avx512; break;
-    case Isa::Avx2: fn = resize_rows_avx2; break;
-    default: break;
-  }
-#endif
+  const ResizeRowsFn fn = ISA_ROWS(resize_rows, resize_rows);
   parallel_range(threads, int64_t{p.n} * p.oh, grain_for(int64_t{p.ow} * p.c * 4),
                  [&](int64_t b, int64_t e) { fn(p, x, y, b, e); });
 }
@@ -113,14 +104,7 @@ void l2_normalize_f32(const float* x, float* y, int64_t rows, int64_t depth, flo
                       int threads) {
   assert(rows >= 0 && depth >= 0);
   if (depth == 0) return;
-  L2RowsFn fn = l2_rows;
-#if defined(__x86_64__)
-  switch (active_isa()) {
-    case Isa::Avx512: fn = l2_rows_avx512; break;
-    case Isa::Avx2: fn = l2_rows_avx2; break;
-    default: break;
-  }
-#endif
+  const L2RowsFn fn = ISA_ROWS(l2_rows, l2_rows);
   parallel_range(threads, rows, grain_for(depth * 2),
                  [&](int64_t b, int64_t e) { fn(x, y, depth, b, e, lo, hi); });
 }
@@ -158,14 +142,7 @@ void instance_norm_f32(const InstanceNormParams& p, const float* x, const float*
       }
     }
   });
-  NormApplyFn fn = norm_apply;
-#if defined(__x86_64__)
-  switch (active_isa()) {
-    case Isa::Avx512: fn = norm_apply_avx512; break;
-    case Isa::Avx2: fn = norm_apply_avx2; break;
-    default: break;
-  }
-#endif
+  const NormApplyFn fn = ISA_ROWS(norm_apply, norm_apply);
   const int64_t pixels = p.n * s;
   parallel_range(threads, pixels, grain_for(c), [&](int64_t b, int64_t e) {
     while (b < e) {          // a range may span batches: apply each batch's statistics
