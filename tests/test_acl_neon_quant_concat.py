@@ -12,26 +12,14 @@ import pytest
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "ops"))
 
-from onert_py import Session  # noqa: E402
-from onert_py.backends.acl_neon import native  # noqa: E402
 from onert_py.model_builder import single_op_model  # noqa: E402
-from oracle import tflite_run  # noqa: E402
-from quant_harness import assert_close_int, qrand, qspec  # noqa: E402
+from quant_harness import qrand, qspec  # noqa: E402
+import test_acl_neon_quant_util as qutil  # noqa: E402
+from test_acl_neon_quant_util import check_threads, neon_isas  # noqa: E402
 
-try:
-    ISAS = native.available_isas() if native.available("quant")[0] and \
-        native.available("movement")[0] else []
-except native.NativeUnavailable:
-    ISAS = []
-pytestmark = pytest.mark.skipif(not ISAS, reason="acl_neon's native modules are not built")
-
-
-@pytest.fixture(params=ISAS or ["none"])
-def isa(request):
-    before = native.active_isa()
-    native.set_isa(request.param)
-    yield request.param
-    native.set_isa(before)
+pytestmark = pytest.mark.skipif(not neon_isas("quant", "movement"),
+                                reason="acl_neon's native modules are not built")
+isa = qutil.isa          # the fixture: each ISA level of the native modules
 
 
 def concat_model(shapes, axis, dtype, qins, qout):
@@ -40,14 +28,6 @@ def concat_model(shapes, axis, dtype, qins, qout):
     ins = [qspec(f"x{k}", s, dtype, *q) for k, (s, q) in enumerate(zip(shapes, qins))]
     return single_op_model("CONCATENATION", ins, [qspec("y", out_shape, dtype, *qout)],
                            axis=axis)
-
-
-def check_threads(model: bytes, inputs) -> None:
-    expected = tflite_run(model, list(inputs))
-    for t in (1, 2):
-        got = Session(model, backends="acl_neon", config={"num_threads": t}).run(list(inputs))
-        for k, (g, e) in enumerate(zip(got, expected)):
-            assert_close_int(np.asarray(g), e, 0, f"output {k}, {t} threads")
 
 
 CASES = {

@@ -12,27 +12,16 @@ import pytest
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "ops"))
 
-from onert_py import Session  # noqa: E402
-from onert_py.backends.acl_neon import native  # noqa: E402
-from oracle import tflite_run  # noqa: E402
-from quant_harness import assert_close_int, qrand, quantized_unary  # noqa: E402
+from quant_harness import qrand, quantized_unary  # noqa: E402
 from test_q_binary import SHAPES, all_pairs, binary_model  # noqa: E402
 from test_q_binary import qp as add_qp  # noqa: E402
 from test_q_fc import GRID, REALS, fc_model, make_case  # noqa: E402
 from test_q_mul import mul_model  # noqa: E402
 from test_q_mul import qp as mul_qp  # noqa: E402
 from test_q_pool_reduce import POOL_CASES, pool_model  # noqa: E402
+from test_acl_neon_quant_util import ISAS, check_threads  # noqa: E402
 
-pytestmark = pytest.mark.skipif(not native.available("quant")[0],
-                                reason="acl_neon's _quant module is not built")
-
-
-def check_neon(model: bytes, inputs) -> None:
-    expected = tflite_run(model, list(inputs))
-    for t in (1, 2):
-        got = Session(model, backends="acl_neon", config={"num_threads": t}).run(list(inputs))
-        for k, (g, e) in enumerate(zip(got, expected)):
-            assert_close_int(np.asarray(g), e, 0, f"output {k}, {t} threads")
+pytestmark = pytest.mark.skipif(not ISAS, reason="acl_neon's _quant module is not built")
 
 
 @pytest.mark.parametrize("dt,zps,per_channel", [
@@ -46,7 +35,7 @@ def test_fc(dt, zps, per_channel, shape, real):
                                 small=False)
     model = fc_model(x.shape, dt, zps[0], w, ws, zps[1], b, (shape[0], shape[2]), dt, ys, zps[2],
                      fused_activation_function="RELU6")
-    check_neon(model, [x])
+    check_threads(model, [x])
 
 
 @pytest.mark.parametrize("case", list(POOL_CASES))
@@ -58,7 +47,7 @@ def test_pool(op, dtype, case):
     x = qrand(rng, xs, dtype)
     if case == "2x2_s2_valid":      # many exact .5 ties of the average
         x = qrand(rng, xs, dtype, 0, 3) if dtype == "uint8" else qrand(rng, xs, dtype, -3, 3)
-    check_neon(model, [x])
+    check_threads(model, [x])
 
 
 @pytest.mark.parametrize("op,dtype", [("ADD", "int8"), ("ADD", "uint8"), ("SUB", "int8")])
@@ -67,7 +56,7 @@ def test_addsub_all_pairs(op, dtype, tail):
     a, b = all_pairs(dtype)
     n = a.size - tail
     qa, qb, qo = add_qp(dtype, "ties")
-    check_neon(binary_model(op, (n,), (n,), dtype, qa, qb, qo), [a[:n], b[:n]])
+    check_threads(binary_model(op, (n,), (n,), dtype, qa, qb, qo), [a[:n], b[:n]])
 
 
 @pytest.mark.parametrize("op", ["ADD", "MUL"])
@@ -80,7 +69,7 @@ def test_binary_broadcast(op, dtype, sa, sb):
                              fused_activation_function="RELU6")
     else:
         model = mul_model(sa, sb, dtype, *mul_qp(dtype, "big"))
-    check_neon(model, [qrand(rng, sa, dtype), qrand(rng, sb, dtype)])
+    check_threads(model, [qrand(rng, sa, dtype), qrand(rng, sb, dtype)])
 
 
 @pytest.mark.parametrize("op,qout", [("TANH", {"int8": (1 / 128, 0), "uint8": (1 / 128, 128)}),
@@ -90,4 +79,4 @@ def test_binary_broadcast(op, dtype, sa, sb):
 def test_lut(op, qout, dtype):
     zp = 3 if dtype == "int8" else 131
     x = np.arange(256, dtype=np.uint8).view(dtype).reshape(4, 64)
-    check_neon(quantized_unary(op, x.shape, (dtype, 0.06, zp), (dtype, *qout[dtype])), [x])
+    check_threads(quantized_unary(op, x.shape, (dtype, 0.06, zp), (dtype, *qout[dtype])), [x])

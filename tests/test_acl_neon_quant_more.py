@@ -11,36 +11,16 @@ import pytest
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "ops"))
 
-from onert_py import Session  # noqa: E402
-from onert_py.backends.acl_neon import native  # noqa: E402
 from onert_py.core.loader.flatbuffer_loader import load_flatbuffer  # noqa: E402
-from oracle import tflite_run  # noqa: E402
-from quant_harness import assert_close_int, qrand  # noqa: E402
+from quant_harness import qrand  # noqa: E402
 from test_q_binary import QPARAMS, all_pairs, binary_model  # noqa: E402
 from test_q_binary import qp as add_qp  # noqa: E402
 from test_q_pool_reduce import RATIOS, reduce_model  # noqa: E402
+import test_acl_neon_quant_util as qutil  # noqa: E402
+from test_acl_neon_quant_util import ISAS, check_threads  # noqa: E402
 
-try:
-    ISAS = native.available_isas() if native.available("quant")[0] else []
-except native.NativeUnavailable:
-    ISAS = []
 pytestmark = pytest.mark.skipif(not ISAS, reason="acl_neon's _quant module is not built")
-
-
-@pytest.fixture(params=ISAS or ["none"])
-def isa(request):
-    before = native.active_isa()
-    native.set_isa(request.param)
-    yield request.param
-    native.set_isa(before)
-
-
-def check_threads(model: bytes, inputs, backends="acl_neon") -> None:
-    expected = tflite_run(model, list(inputs))
-    for t in (1, 2):
-        got = Session(model, backends=backends, config={"num_threads": t}).run(list(inputs))
-        for k, (g, e) in enumerate(zip(got, expected)):
-            assert_close_int(np.asarray(g), e, 0, f"output {k}, {t} threads")
+isa = qutil.isa          # the fixture: each ISA level of the native modules
 
 
 @pytest.mark.parametrize("op,dtype", [("ADD", "int8"), ("ADD", "uint8"), ("SUB", "int8"),
@@ -95,4 +75,5 @@ def test_mean_refuses_non_contiguous_axes():
     op = next(iter(graph.operations.values()))
     ok, why = NeonQMean.supports(op, graph)
     assert not ok and "contiguous" in why
-    check_threads(model, [qrand(np.random.default_rng(3), shape, "int8")], "acl_neon;cpu")
+    check_threads(model, [qrand(np.random.default_rng(3), shape, "int8")],
+                  backends="acl_neon;cpu")

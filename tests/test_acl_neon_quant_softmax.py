@@ -13,38 +13,20 @@ import pytest
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "ops"))
 
 from onert_py import Session  # noqa: E402
-from onert_py.backends.acl_neon import native  # noqa: E402
 from oracle import tflite_run  # noqa: E402
 from quant_harness import assert_close_int, qrand, quantized_unary  # noqa: E402
+import test_acl_neon_quant_util as qutil  # noqa: E402
+from test_acl_neon_quant_util import ISAS, check_threads  # noqa: E402
 
-try:
-    ISAS = native.available_isas() if native.available("quant")[0] else []
-except native.NativeUnavailable:
-    ISAS = []
 pytestmark = pytest.mark.skipif(not ISAS, reason="acl_neon's _quant module is not built")
+isa = qutil.isa          # the fixture: each ISA level of the native modules
 
 OUT = {"int8": (1 / 256, -128), "uint8": (1 / 256, 0)}
-
-
-@pytest.fixture(params=ISAS or ["none"])
-def isa(request):
-    before = native.active_isa()
-    native.set_isa(request.param)
-    yield request.param
-    native.set_isa(before)
 
 
 def softmax(dtype, shape, qin, qout=None, beta=1.0, out_dtype=None):
     return quantized_unary("SOFTMAX", shape, (dtype, *qin),
                            (out_dtype or dtype, *(qout or OUT[dtype])), beta=beta)
-
-
-def check_threads(model: bytes, inputs) -> None:
-    expected = tflite_run(model, list(inputs))
-    for t in (1, 2):
-        got = Session(model, backends="acl_neon", config={"num_threads": t}).run(list(inputs))
-        for k, (g, e) in enumerate(zip(got, expected)):
-            assert_close_int(np.asarray(g), e, 0, f"output {k}, {t} threads")
 
 
 @pytest.mark.parametrize("dtype", ["int8", "uint8"])

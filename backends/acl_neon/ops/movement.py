@@ -135,6 +135,21 @@ class NeonMove(NeonMixin):
                       [t.buffer for t in self.dst_tensors], self.threads)
 
 
+def concat_views(srcs: list, out: np.ndarray, axis: int) -> list[tuple]:
+    """(input position, input array, the output slice it fills) per input of a concatenation
+    along `axis`; ValueError when the inputs do not fill the output exactly."""
+    views, start = [], 0
+    lead = (slice(None),) * axis
+    for k, src in enumerate(srcs):
+        n = src.shape[axis] if src.ndim else 1
+        views.append((k, src, out[lead + (slice(start, start + n),)]))
+        start += n
+    if start != (out.shape[axis] if out.ndim else 1):
+        raise ValueError(f"inputs fill {start} of the output's {out.shape[axis]} along axis "
+                         f"{axis}")
+    return views
+
+
 def item_bytes(value, dtype: np.dtype) -> bytes:
     return np.asarray(value).astype(dtype).reshape(()).tobytes()
 
@@ -162,16 +177,8 @@ class NeonConcat(NeonMove, ConcatLayer):
         return ok, why
 
     def build(self) -> None:
-        out = self.out
-        steps, start = [], 0
-        lead = (slice(None),) * self.axis
-        for k, t in enumerate(self.inputs):
-            n = t.buffer.shape[self.axis] if t.buffer.ndim else 1
-            steps.append((k, 0, t.buffer, out[lead + (slice(start, start + n),)]))
-            start += n
-        if start != (out.shape[self.axis] if out.ndim else 1):
-            raise ValueError(f"inputs fill {start} of the output's {out.shape[self.axis]} "
-                             f"along axis {self.axis}")
+        srcs = [t.buffer for t in self.inputs]
+        steps = [(k, 0, src, dst) for k, src, dst in concat_views(srcs, self.out, self.axis)]
         self.plan(list(self.inputs), [self.outputs[0]], steps)
 
 

@@ -17,7 +17,7 @@ import numpy as np
 
 from ....core.backend import KernelRegistry
 from ....core.ir import Graph, Operation
-from ...cpu.ops.quant.base import I8, U8, is_quantized
+from ...cpu.ops.quant.base import I8, U8
 from ...cpu.ops.quant.qconv import QConv2DLayer
 from ...cpu.ops.quant.qconv_dw import QDepthwiseConv2DLayer
 from ...cpu.ops.quant.qfc import QFullyConnectedLayer
@@ -32,9 +32,7 @@ qregister = qkernels.register
 
 
 def _select(op: Operation, graph: Graph):
-    if not (op.inputs and is_quantized(graph, op.inputs[0])):
-        return None
-    cls = qkernels.lookup(op)
+    cls = qkernels.lookup(op)       # applies: the cpu quantized kernels' rule (QuantKernel)
     return cls if cls is not None and cls.applies(op, graph) else None
 
 
@@ -97,7 +95,7 @@ class NeonQConv2D(QuantNeon, QConv2DLayer):
     def prepare(self) -> None:
         x, w, y = self.inputs[0], self.inputs[1], self.outputs[0]
         cout = int(w.shape[0])
-        wzp = int(np.asarray(w.quant.zero_point).reshape(-1)[0]) if x.dtype == U8 else 0
+        wzp = self.zero_point(w)        # 0 unless uint8 (validated)
         wq, cc, rcoef, pad = gemm_operands(np.asarray(w.buffer).reshape(cout, -1), x.dtype,
                                            self.xzp, wzp)
         geom = list(conv_geometry(self.op.params, x.shape, w.shape[1:3], y.shape))
@@ -110,7 +108,7 @@ class NeonQDepthwiseConv2D(QuantNeon, QDepthwiseConv2DLayer):
     def prepare(self) -> None:
         x, w, y = self.inputs[0], self.inputs[1], self.outputs[0]
         cout, cin = int(w.shape[3]), int(x.shape[3])
-        wzp = int(np.asarray(w.quant.zero_point).reshape(-1)[0]) if x.dtype == U8 else 0
+        wzp = self.zero_point(w)        # 0 unless uint8 (validated)
         wq = (np.asarray(w.buffer, I64).reshape(-1, cout) - wzp).astype(np.int16)
         geom = list(conv_geometry(self.op.params, x.shape, w.shape[1:3], y.shape))
         self.plan = self.lib.DepthwisePlan(geom, cout // cin, np.ascontiguousarray(wq),

@@ -11,10 +11,10 @@ from __future__ import annotations
 import numpy as np
 
 from ...cpu.ops.quant import qmath
-from ...cpu.ops.quant.base import U8, is_quantized
+from ...cpu.ops.quant.base import U8
 from ...cpu.ops.quant.qconcat import QConcat
 from .. import native
-from .movement import NeonMove, copy_steps
+from .movement import NeonMove, concat_views, copy_steps
 from .quant import QuantNeon, qregister
 
 F32 = np.float32
@@ -29,18 +29,16 @@ def requant_table(scale: np.float32, bias: np.float32, zp: int) -> np.ndarray:
 
 @qregister("Concat")
 class NeonQConcatRequant(QuantNeon, QConcat):
+    also_needs = ("movement",)       # the strided copy after the per-input tables
+
     @classmethod
     def applies(cls, op, graph) -> bool:
         """Only the requantizing form (the copies are movement.NeonConcat's)."""
-        if not (op.inputs and is_quantized(graph, op.inputs[0])):
-            return False
-        return not all(NeonMove.same_quant(graph, i, op.outputs[0]) for i in op.inputs)
+        return super().applies(op, graph) and \
+            not all(NeonMove.same_quant(graph, i, op.outputs[0]) for i in op.inputs)
 
     @classmethod
     def supports(cls, op, graph):
-        ok, why = native.available("movement")
-        if not ok:
-            return False, why
         ok, why = super().supports(op, graph)
         if not ok:
             return ok, why
@@ -55,15 +53,11 @@ class NeonQConcatRequant(QuantNeon, QConcat):
         self.tables = [None if r is None else requant_table(r[0], r[1], self.zp)
                        for r in self.rescale]
         out = self.outputs[0].buffer
-        steps, start = [], 0
-        lead = (slice(None),) * self.axis
-        for k, src in enumerate(self.srcs):
-            n = src.shape[self.axis] if src.ndim else 1
-            steps += copy_steps(k, 0, src, src, out, out[lead + (slice(start, start + n),)])
-            start += n
-        if start != (out.shape[self.axis] if out.ndim else 1):
-            raise self.fail(f"inputs fill {start} of the output's {out.shape[self.axis]} "
-                            f"along axis {self.axis}")
+        try:
+            views = concat_views(self.srcs, out, self.axis)
+        except ValueError as e:
+            raise self.fail(str(e)) from None
+        steps = [row for k, src, dst in views for row in copy_steps(k, 0, src, src, out, dst)]
         self.copy = native.module("movement").CopyPlan([a.nbytes for a in self.srcs],
                                                        [out.nbytes], steps)
 

@@ -10,15 +10,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...cpu.ops.quant.base import I8
+from ...cpu.ops.quant.base import I8, U8
 from ...cpu.ops.quant.qbinary import QuantAddSubLayer
 from ...cpu.ops.quant.qlut import QLogistic, QTanh
 from ...cpu.ops.quant.qmul import QuantMulLayer
 from ...cpu.ops.quant.qpool import QAveragePool2D, QMaxPool2D
 from .base import conv_geometry
 from .quant import QuantNeon, qregister
-
-U8 = np.uint8
 
 
 class _NeonQPool(QuantNeon):

@@ -6,10 +6,18 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...cpu.ops.quant import qmath
 from ...cpu.ops.quant.base import I8
 from ...cpu.ops.quant.qreduce import QMean
 from ...cpu.ops.reduce_softmax import ReduceLayer
+from .base import size
 from .quant import QuantNeon, qregister
+
+
+def blocks(shape, axes) -> tuple[int, int, int]:
+    """(outer, count, inner): `shape` viewed as [outer][count][inner] around the contiguous
+    block of (normalized, ascending) `axes`."""
+    return size(shape[:axes[0]]), size(shape[axes[0]:axes[-1] + 1]), size(shape[axes[-1] + 1:])
 
 
 def mean_layout(graph, op):
@@ -26,12 +34,10 @@ def mean_layout(graph, op):
         return None, str(e)
     if not axes or list(axes) != list(range(axes[0], axes[-1] + 1)):
         return None, "acl_neon quantized MEAN reduces one contiguous block of axes"
-    outer = int(np.prod(shape[:axes[0]], dtype=np.int64))
-    count = int(np.prod(shape[axes[0]:axes[-1] + 1], dtype=np.int64))
-    inner = int(np.prod(shape[axes[-1] + 1:], dtype=np.int64))
-    if count < 1 or count * 510 >= 1 << 31:
+    layout = blocks(shape, axes)
+    if layout[1] < 1 or layout[1] * 510 >= 1 << 31:
         return None, "acl_neon quantized MEAN: reduced count out of range"
-    return (outer, count, inner), ""
+    return layout, ""
 
 
 @qregister("Reduce.MEAN")
@@ -48,11 +54,8 @@ class NeonQMean(QuantNeon, QMean):
         super().prepare()
         x = self.inputs[0]
         axes, (hw, m, s, offset) = self.plan
-        shape = tuple(int(d) for d in x.shape)
-        outer = int(np.prod(shape[:axes[0]], dtype=np.int64))
-        count = int(np.prod(shape[axes[0]:axes[-1] + 1], dtype=np.int64))
-        inner = int(np.prod(shape[axes[-1] + 1:], dtype=np.int64))
-        vec = inner - inner % 16 if hw else 0
+        outer, count, inner = blocks(tuple(x.shape), axes)
+        vec = qmath.vector_part(inner, 16) if hw else 0     # as QMean.reduce
         self.native = self.lib.MeanPlan(outer, count, inner, {
             "signed": x.dtype == I8, "hw": bool(hw), "m": int(m), "shift": int(s),
             "offset": int(offset), "out_zp": self.out_zp, "lo": self.lo, "hi": self.hi,

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "bind_util.h"
+#include "qbind.h"
 #include "qelem.h"
 #include "qgemm.h"
 
@@ -128,8 +129,8 @@ struct ConvPlan {
 
 struct DwPlan {
   DwParams p{};
-  std::vector<int16_t> w, pw;
-  std::vector<int32_t> wsum;
+  std::vector<int16_t> w;
+  DwPacked packed;
   RequantStore rs;
 
   DwPlan(std::vector<int64_t> geom, int64_t mult, py::array wq, bool x_signed, int32_t x_zp,
@@ -142,15 +143,7 @@ struct DwPlan {
     p.x_signed = x_signed;
     p.x_zp = x_zp;
     w = vec<int16_t>(wq, "filter", p.g.kh * p.g.kw * p.cout);
-    if (mult == 1) {                             // the paired-tap weights, packed once
-      pw.resize(static_cast<size_t>(depthwise_packed_size(p) + 32));
-      wsum.resize(static_cast<size_t>(p.cout));
-      int16_t* a = reinterpret_cast<int16_t*>((reinterpret_cast<uintptr_t>(pw.data()) + 63) &
-                                              ~static_cast<uintptr_t>(63));
-      depthwise_pack(p, w.data(), a, wsum.data());
-      p.pw = a;
-      p.wsum = wsum.data();
-    }
+    packed.attach(p, w.data());                  // the paired-tap weights, packed once
   }
 
   void run(py::array x, py::array out, int threads) {
@@ -170,16 +163,9 @@ struct PoolPlan {
     p.hi = hi;
   }
   void run(py::array x, py::array out, int threads) {
-    // the dtype of 8-bit data is checked by size and width only: both views are bytes
-    if (x.itemsize() != 1 || out.itemsize() != 1)
-      throw py::value_error("pool: 8-bit tensors expected");
-    const uint8_t* xp = static_cast<const uint8_t*>(x.data());
-    if (x.size() < in_size(p.g) || out.size() < out_pixels(p.g) * p.g.cin || !out.writeable() ||
-        !(x.flags() & py::array::c_style) || !(out.flags() & py::array::c_style))
-      throw py::value_error("pool: buffer size or layout mismatch");
-    uint8_t* op = static_cast<uint8_t*>(out.mutable_data());
+    const Io8 io(p.x_signed, x, in_size(p.g), out, out_pixels(p.g) * p.g.cin);
     py::gil_scoped_release release;
-    pool(p, xp, op, threads);
+    pool(p, io.x, io.out, threads);
   }
 };
 
@@ -211,14 +197,9 @@ struct BinaryPlan {
   }
 
   void run(py::array a, py::array b, py::array out, int threads) {
-    for (py::array* t : {&a, &b, &out})
-      if (t->itemsize() != 1 || !(t->flags() & py::array::c_style))
-        throw py::value_error("binary: contiguous 8-bit tensors expected");
-    if (a.size() < a_need || b.size() < b_need || out.size() < n || !out.writeable())
-      throw py::value_error("binary: buffer sizes do not match the plan");
-    const uint8_t* ap = static_cast<const uint8_t*>(a.data());
-    const uint8_t* bp = static_cast<const uint8_t*>(b.data());
-    uint8_t* op = static_cast<uint8_t*>(out.mutable_data());
+    const uint8_t* ap = bytes_of(a, "binary a", a_need, false, false);
+    const uint8_t* bp = bytes_of(b, "binary b", b_need, false, false);
+    uint8_t* op = bytes_of(out, "binary out", n, true, false);
     py::gil_scoped_release release;
     pair_lookup(table.data(), ap, bp, kinds.empty() ? nullptr : kinds.data(), shape, astr, bstr,
                 op, threads);
@@ -245,15 +226,10 @@ PYBIND11_MODULE(_quant, m) {
                     std::vector<int64_t>>())
       .def("run", &BinaryPlan::run);
   m.def("lut8", [](py::array table, py::array x, py::array out, int threads) {
-    for (py::array* t : {&table, &x, &out})
-      if (t->itemsize() != 1 || !(t->flags() & py::array::c_style))
-        throw py::value_error("lut8: contiguous 8-bit arrays expected");
-    if (table.size() != 256 || out.size() != x.size() || !out.writeable())
-      throw py::value_error("lut8: a 256-entry table and equal sizes expected");
-    const uint8_t* tp = static_cast<const uint8_t*>(table.data());
-    const uint8_t* xp = static_cast<const uint8_t*>(x.data());
-    uint8_t* op = static_cast<uint8_t*>(out.mutable_data());
-    int64_t n = x.size();
+    const int64_t n = x.size();
+    const uint8_t* tp = bytes_of(table, "lut8 table", 256, false);
+    const uint8_t* xp = bytes_of(x, "lut8 x", n, false);
+    uint8_t* op = bytes_of(out, "lut8 out", n, true);
     py::gil_scoped_release release;
     lut8(tp, xp, n, op, threads);
   });

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "bind_util.h"
+#include "qbind.h"
 #include "qadd.h"
 #include "qmean.h"
 #include "qsoftmax.h"
@@ -17,13 +18,6 @@ using namespace onert_neon;
 using namespace onert_neon::quant;
 
 namespace {
-
-void check_bytes(py::array& t, const char* what, int64_t n, bool write) {
-  if (t.itemsize() != 1 || !(t.flags() & py::array::c_style))
-    throw py::value_error(std::string(what) + ": a contiguous 8-bit array expected");
-  if (t.size() != n) throw py::value_error(std::string(what) + ": size mismatch");
-  if (write && !t.writeable()) throw py::value_error(std::string(what) + ": not writeable");
-}
 
 void check_multiplier(int64_t m, int64_t e, int64_t e_lo, int64_t e_hi, const char* what) {
   if (m < 0 || m > INT32_MAX || e < e_lo || e > e_hi)
@@ -54,12 +48,9 @@ struct AddPlan {
   }
 
   void run(py::array a, py::array b, py::array out, int threads) {
-    check_bytes(a, "a", n, false);
-    check_bytes(b, "b", n, false);
-    check_bytes(out, "out", n, true);
-    const uint8_t* ap = static_cast<const uint8_t*>(a.data());
-    const uint8_t* bp = static_cast<const uint8_t*>(b.data());
-    uint8_t* op = static_cast<uint8_t*>(out.mutable_data());
+    const uint8_t* ap = bytes_of(a, "add a", n, false);
+    const uint8_t* bp = bytes_of(b, "add b", n, false);
+    uint8_t* op = bytes_of(out, "add out", n, true);
     py::gil_scoped_release release;
     qadd(p, ap, bp, op, n, threads);
   }
@@ -90,10 +81,8 @@ struct MeanPlan {
   }
 
   void run(py::array x, py::array out, int threads) {
-    check_bytes(x, "x", p.outer * p.count * p.inner, false);
-    check_bytes(out, "out", p.outer * p.inner, true);
-    const uint8_t* xp = static_cast<const uint8_t*>(x.data());
-    uint8_t* op = static_cast<uint8_t*>(out.mutable_data());
+    const uint8_t* xp = bytes_of(x, "mean x", p.outer * p.count * p.inner, false);
+    uint8_t* op = bytes_of(out, "mean out", p.outer * p.inner, true);
     py::gil_scoped_release release;
     qmean(p, xp, op, threads);
   }
@@ -131,12 +120,11 @@ struct SoftmaxPlan {
   }
 
   void run(py::array x, py::array out, int threads) {
-    check_bytes(x, "x", p.rows * p.depth, false);
+    const uint8_t* xp = bytes_of(x, "softmax x", p.rows * p.depth, false);
     if (out.itemsize() != p.out_bytes || !(out.flags() & py::array::c_style) ||
         out.size() != p.rows * p.depth || !out.writeable())
       throw py::value_error("softmax: out must be a contiguous writeable array of the output's "
                             "type and the input's size");
-    const uint8_t* xp = static_cast<const uint8_t*>(x.data());
     void* op = out.mutable_data();
     py::gil_scoped_release release;
     qsoftmax(p, xp, op, threads);

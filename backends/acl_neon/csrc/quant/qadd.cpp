@@ -4,6 +4,7 @@
 
 #include "isa.h"
 #include "parallel.h"
+#include "qfixed.h"
 
 #if defined(__aarch64__)
 #include <arm_neon.h>
@@ -14,25 +15,11 @@ namespace quant {
 
 namespace {
 
-inline int64_t srdhm(int64_t a, int64_t b) {          // gemmlowp SaturatingRoundingDoublingHighMul
-  if (a == INT32_MIN && b == INT32_MIN) return INT32_MAX;
-  const int64_t ab = a * b;
-  const int64_t s = ab + (ab >= 0 ? (int64_t{1} << 30) : 1 - (int64_t{1} << 30));
-  return s >= 0 ? s >> 31 : -((-s) >> 31);
-}
-
-inline int64_t rdbp(int64_t x, int32_t e) {           // RoundingDivideByPOT
-  const int64_t mask = (int64_t{1} << e) - 1, rem = x & mask;
-  const int64_t thr = (mask >> 1) + (x < 0 ? 1 : 0);
-  return (x >> e) + (rem > thr ? 1 : 0);
-}
-
 inline int64_t vqrdmulh_up(int64_t a, int64_t b) {     // NEON vqrdmulh: halves rounded up
   if (a == INT32_MIN && b == INT32_MIN) return INT32_MAX;
   return (a * b + (int64_t{1} << 30)) >> 31;
 }
 
-inline int64_t wrap32(int64_t x) { return static_cast<int32_t>(static_cast<uint32_t>(x)); }
 inline int64_t wrap16(int64_t x) { return static_cast<int16_t>(static_cast<uint16_t>(x)); }
 
 inline int64_t shl(int64_t x, int32_t n) {

@@ -114,21 +114,20 @@ void depthwise_pack(const DwParams& p, const int16_t* w, int16_t* pw, int32_t* w
   }
 }
 
-void depthwise(const DwParams& p0, const uint8_t* x, const int16_t* w, const Requant& rq,
+void DwPacked::attach(DwParams& p, const int16_t* w) {
+  if (p.mult != 1) return;
+  pw_.assign(static_cast<size_t>(depthwise_packed_size(p) + 32), 0);   // + 32: 64-byte align
+  wsum_.assign(static_cast<size_t>(p.cout), 0);
+  int16_t* a = reinterpret_cast<int16_t*>((reinterpret_cast<uintptr_t>(pw_.data()) + 63) &
+                                          ~static_cast<uintptr_t>(63));
+  depthwise_pack(p, w, a, wsum_.data());
+  p.pw = a;
+  p.wsum = wsum_.data();
+}
+
+void depthwise(const DwParams& p, const uint8_t* x, const int16_t* w, const Requant& rq,
                uint8_t* out, int threads) {
-  assert(p0.cout == p0.g.cin * p0.mult);
-  DwParams p = p0;
-  std::vector<int16_t> pw;
-  std::vector<int32_t> wsum;
-  if (p.mult == 1 && !p.pw) {                    // pack for this call (once, for all threads)
-    pw.resize(static_cast<size_t>(depthwise_packed_size(p) + 32));
-    wsum.resize(static_cast<size_t>(p.cout));
-    int16_t* a = reinterpret_cast<int16_t*>((reinterpret_cast<uintptr_t>(pw.data()) + 63) &
-                                            ~static_cast<uintptr_t>(63));
-    depthwise_pack(p, w, a, wsum.data());
-    p.pw = a;
-    p.wsum = wsum.data();
-  }
+  assert(p.cout == p.g.cin * p.mult);
   const int64_t rows = p.g.batch * p.g.oh;
   const int64_t grain = 1 + (1 << 14) / (p.g.ow * p.cout * p.g.kh * p.g.kw + 1);
 #if defined(__x86_64__)

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "qgemm.h"
 
@@ -13,8 +14,9 @@ struct DwParams {
   int64_t cout, mult;              // cout = cin * mult
   bool x_signed;
   int32_t x_zp;
-  // optional (mult 1), from depthwise_pack: the paired-tap weights (64-byte aligned) and
-  // -x_zp * sum(w) per channel; depthwise() makes them for the call when absent
+  // optional (mult 1), set by DwPacked::attach: the paired-tap weights (64-byte aligned) and
+  // -x_zp * sum(w) per channel, which the AVX-512 paired-tap path needs (without them
+  // depthwise() takes the other paths, with the same results)
   const int16_t* pw = nullptr;
   const int32_t* wsum = nullptr;
 };
@@ -23,6 +25,17 @@ struct DwParams {
 // qelem_avx512.cpp for the layout); p.mult must be 1
 int64_t depthwise_packed_size(const DwParams& p);
 void depthwise_pack(const DwParams& p, const int16_t* w, int16_t* pw, int32_t* wsum);
+
+// the owner of DwParams::pw / ::wsum: attach(p, w) packs filter w (mult 1; else nothing) once
+// and points p at the packed form (kept alive by this object)
+class DwPacked {
+ public:
+  void attach(DwParams& p, const int16_t* w);
+
+ private:
+  std::vector<int16_t> pw_;
+  std::vector<int32_t> wsum_;
+};
 
 // y[.., oc] = requant(sum over valid taps (x[.., oc / mult] - x_zp) * w[tap][oc]); w: the
 // filter minus its zero point, [kh * kw][cout] int16

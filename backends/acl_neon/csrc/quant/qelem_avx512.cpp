@@ -28,12 +28,6 @@ namespace {
 constexpr int64_t kChunk = 256;            // channels requantized at once
 alignas(64) const int32_t kZeros[kChunk] = {0};
 
-inline __mmask16 mask16(int64_t left) {
-  return left >= 16 ? static_cast<__mmask16>(0xFFFF)
-                    : left <= 0 ? static_cast<__mmask16>(0)
-                                : static_cast<__mmask16>((1u << left) - 1);
-}
-
 template <bool S>
 inline __m512i load_x(const uint8_t* p, __mmask16 mk) {
   __m128i v = _mm_maskz_loadu_epi8(mk, p);
@@ -53,7 +47,7 @@ inline void block(const DwParams& p, const uint8_t* x, const int16_t* w, int64_t
   __mmask16 mk[NV];
   __m512i a[NV];
   for (int j = 0; j < NV; ++j) {
-    mk[j] = mask16(left - 16 * j);
+    mk[j] = mask16_of(left - 16 * j);
     a[j] = _mm512_setzero_si512();
   }
   for_each_tap(p.g, b, oy, ox, [&](int64_t pixel, int64_t tap) {

@@ -7,6 +7,7 @@
 
 #include "isa.h"
 #include "parallel.h"
+#include "qfixed.h"
 
 #if defined(__aarch64__)
 #include <arm_neon.h>
@@ -17,17 +18,6 @@ namespace quant {
 
 namespace {
 
-inline int64_t wrap32(int64_t v) { return static_cast<int64_t>(static_cast<int32_t>(
-    static_cast<uint32_t>(static_cast<uint64_t>(v)))); }
-
-// gemmlowp's SaturatingRoundingDoublingHighMul on int32 values
-inline int64_t srdhm(int64_t a, int64_t b) {
-  if (a == INT32_MIN && b == INT32_MIN) return INT32_MAX;
-  int64_t ab = a * b;
-  int64_t nudge = ab >= 0 ? (int64_t{1} << 30) : (1 - (int64_t{1} << 30));
-  return (ab + nudge) / (int64_t{1} << 31);
-}
-
 void requant_row_scalar(const int32_t* acc, const int32_t* ccoef, int64_t row_add, int64_t n,
                         const Requant& rq, uint8_t* out) {
   for (int64_t c = 0; c < n; ++c) {
@@ -36,8 +26,7 @@ void requant_row_scalar(const int32_t* acc, const int32_t* ccoef, int64_t row_ad
     if (rq.fc) {
       int64_t x = wrap32(a + rq.bias[c]);
       int64_t h = srdhm(wrap32(x << rq.left[c]), rq.m[c]);
-      int32_t r = rq.s[c];
-      y = ((h + ((int64_t{1} << r) >> 1)) >> r) + rq.zp_add;
+      y = rshift_half_up(h, rq.s[c]) + rq.zp_add;
     } else {
       uint64_t tu = static_cast<uint64_t>(a) * static_cast<uint64_t>(rq.m[c]) +
                     static_cast<uint64_t>(rq.k[c]);

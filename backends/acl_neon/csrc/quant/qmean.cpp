@@ -6,25 +6,12 @@
 #include <vector>
 
 #include "parallel.h"
+#include "qfixed.h"
 
 namespace onert_neon {
 namespace quant {
 
 namespace {
-
-inline int64_t srdhm(int64_t a, int64_t b) {
-  if (a == INT32_MIN && b == INT32_MIN) return INT32_MAX;
-  const int64_t ab = a * b;
-  const int64_t s = ab + (ab >= 0 ? (int64_t{1} << 30) : 1 - (int64_t{1} << 30));
-  return s >= 0 ? s >> 31 : -((-s) >> 31);
-}
-
-inline int64_t rdbp(int64_t x, int32_t e) {
-  const int64_t mask = (int64_t{1} << e) - 1, rem = x & mask;
-  return (x >> e) + (rem > (mask >> 1) + (x < 0 ? 1 : 0) ? 1 : 0);
-}
-
-inline int64_t wrap32(int64_t x) { return static_cast<int32_t>(static_cast<uint32_t>(x)); }
 
 template <class T>
 void sums(const T* __restrict x, int64_t count, int64_t inner, int32_t* __restrict acc,
@@ -57,8 +44,7 @@ void qmean(const MeanParams& p, const uint8_t* x, uint8_t* out, int threads) {
         int64_t v;
         if (p.hw) {
           const int64_t h = srdhm(wrap32(int64_t{acc[c - c0]} << left), p.m);
-          v = (c < p.vec ? (h + ((int64_t{1} << right) >> 1)) >> right : rdbp(h, right)) +
-              p.offset;
+          v = (c < p.vec ? rshift_half_up(h, right) : rdbp(h, right)) + p.offset;
         } else {
           const int64_t t = wrap32((int64_t{acc[c - c0]} - p.offset) << left);
           v = rdbp(srdhm(t, p.m), right) + p.out_zp;

@@ -31,6 +31,8 @@ void check_dw(bool x_signed, ConvGeom g, int64_t mult, int threads, uint64_t see
   for (size_t i = 0; i < xv.size(); ++i) x[i] = static_cast<uint8_t>(xv[i]);
   DwParams p{};
   p.g = g; p.cout = C; p.mult = mult; p.x_signed = x_signed; p.x_zp = xzp;
+  DwPacked packed;                         // as the binding's plan does
+  packed.attach(p, w.data());
   depthwise(p, x.data(), w.data(), b.rq, out.data(), threads);
   int bad = 0;
   for (int64_t n = 0; n < g.batch; ++n)
