@@ -79,6 +79,31 @@ def test_subgraph_output_is_not_folded():
             np.testing.assert_array_equal(got, want)
 
 
+def test_densified_output_is_not_folded():
+    """DENSIFY of a constant that is an output runs its kernel: the same dense array on every
+    run (its buffer is planned like any other, so nothing written at compile time is relied
+    on)."""
+    b = ModelBuilder()
+    x = b.add_input("x", (2, 4))
+    dense = np.array([[0, 1, 0, 2], [3, 0, 0, 0]], np.float32)
+    values, sparsity = csr_last_dim(dense)
+    s = b.add_const("w_sparse", values, sparsity=sparsity, shape=(2, 4))
+    d = b.add_tensor("d", (2, 4))
+    b.add_op("DENSIFY", [s], [d])
+    y = b.add_tensor("y", (2, 4))
+    b.add_op("ADD", [x, d], [y])
+    b.add_output(d)
+    b.add_output(y)
+    model = b.build()
+    with onert_py.Session(model, backends="cpu") as sess:
+        assert "constants folded" not in sess.explain()
+        for x in (np.ones((2, 4), np.float32), np.full((2, 4), 5, np.float32)):
+            got = sess.run(x)
+            np.testing.assert_array_equal(got[0], dense)
+            for g, want in zip(got, tflite_run(model, [x])):
+                np.testing.assert_array_equal(g, want)
+
+
 def test_broken_sparse_constant_is_a_compile_error():
     b = ModelBuilder()
     x = b.add_input("x", (2, 4))

@@ -1,8 +1,9 @@
 """A BackendContext for backends whose tensors live in host memory (cpu, builtin, plug-ins).
 
-gen_tensors() makes one HostTensor per owned operand: constants view the mapped model file,
-variables and constant-folded results get private buffers, the rest share one arena planned
-from their lifetimes. gen_kernels() asks the backend's KernelRegistry for each op's kernel.
+gen_tensors() makes one HostTensor per owned operand: constants view the mapped model file
+(constants folded by the compiler hold their own array), variables get private buffers, the
+rest share one arena planned from their lifetimes. gen_kernels() asks the backend's
+KernelRegistry for each op's kernel.
 """
 from __future__ import annotations
 
@@ -59,22 +60,11 @@ class HostBackendContext(BackendContext):
         dag = OpDag.of_graph(g, self.data.exec_order)
         return dag_conflicts(dag.ancestors(), dag.uses, dag.first_write, set(g.outputs))
 
-    def persistent_operands(self) -> set[int]:
-        """Outputs of kernels that fold constants at configure time: they need private memory."""
-        g, out = self.data.graph, set()
-        for oi in self.data.op_order:
-            op = g.operations[oi]
-            cls = self.kernels.lookup(op, g)
-            if cls is not None and getattr(cls, "folds_constant", None) and cls.folds_constant(op, g):
-                out.update(o for o in op.outputs if o >= 0)
-        return out
-
     def make_tensor(self, operand) -> HostTensor:
         return HostTensor(operand)
 
     def gen_tensors(self) -> TensorRegistry:
         g = self.data.graph
-        persistent = self.persistent_operands()
         spans = self.lifetimes()
         requests: list[Request] = []
         for idx in sorted(self.data.operands):
@@ -89,11 +79,8 @@ class HostBackendContext(BackendContext):
                 t.allocate()
                 fill_initial(t.buffer, operand)
             elif not operand.is_constant and idx not in self.unplanned:
-                if idx in persistent:
-                    t.allocate()
-                else:
-                    first, last = spans.get(idx, (0, 0))
-                    requests.append(Request(idx, t.nbytes, first, last))
+                first, last = spans.get(idx, (0, 0))
+                requests.append(Request(idx, t.nbytes, first, last))
             self.tensor_registry.set_native_tensor(idx, t)
         planner = get_planner(self.data.options.get("memory_planner", "WIC"))
         if self.data.options.get("executor") == "Parallel" and len(requests) > 1:

@@ -14,8 +14,8 @@ class Kernel:
     `configure` receives the op and its tensors; it checks everything a run relies on and
     raises CompileError otherwise. `prepare` builds whatever depends on shapes and buffers
     (views, temporaries); it runs at configure time and again when a dynamic shape changes.
-    `run` computes, without checks or allocation. A kernel whose result is fixed at configure
-    time (a constant folded once) sets `run = None` and the executor skips it.
+    `run` computes, without checks or allocation. Constant results are the compiler's: ops on
+    constants are folded before kernels exist (core/compiler/constant_folding.py).
 
     Dynamic shapes: when an input or output tensor `is_dynamic`, configure() only validates
     (shapes and buffers are not known yet: validate must not rely on them); before each run the

@@ -33,20 +33,18 @@ class _DagExecutor(Executor):
     def __init__(self, steps: list[Step], *args, **kwargs) -> None:
         super().__init__(steps, *args, **kwargs)
         self.dag = OpDag.of_steps(steps, [t.index for t in self.inputs])
-        self._skip = [s.fast is None for s in steps]
-        # dynamic tensors read by live steps: per step the ids it reads, per id its readers
+        # dynamic tensors read by the steps: per step the ids it reads, per id its readers
         self._dyn_tensors: list = []
         ids: dict[int, int] = {}
         self._dyn_reads: list[tuple[int, ...]] = []
         for s in steps:
             mine: list[int] = []
-            if s.fast is not None:
-                for t in s.kernel.inputs:
-                    if t is not None and getattr(t, "is_dynamic", False) and id(t) not in ids:
-                        ids[id(t)] = len(self._dyn_tensors)
-                        self._dyn_tensors.append(t)
-                    if t is not None and id(t) in ids and ids[id(t)] not in mine:
-                        mine.append(ids[id(t)])
+            for t in s.kernel.inputs:
+                if t is not None and getattr(t, "is_dynamic", False) and id(t) not in ids:
+                    ids[id(t)] = len(self._dyn_tensors)
+                    self._dyn_tensors.append(t)
+                if t is not None and id(t) in ids and ids[id(t)] not in mine:
+                    mine.append(ids[id(t)])
             self._dyn_reads.append(tuple(mine))
         self._dyn_count = [0] * len(self._dyn_tensors)
         for mine in self._dyn_reads:
@@ -68,10 +66,8 @@ class DataflowExecutor(_DagExecutor):
 
     def _run(self, dynamic: bool) -> None:
         counts = list(self._dyn_count)
-        steps, skip, dyn_reads = self.steps, self._skip, self._dyn_reads
+        steps, dyn_reads = self.steps, self._dyn_reads
         for p in self.dag.ready_order():
-            if skip[p]:
-                continue
             self.run_step(steps[p], dynamic)
             if dyn_reads[p]:
                 self._released(p, counts)
@@ -120,7 +116,7 @@ class ParallelExecutor(_DagExecutor):
     def __init__(self, steps: list[Step], *args, **kwargs) -> None:
         super().__init__(steps, *args, **kwargs)
         self._backend_of = [s.backend for s in steps]
-        self._backends = list(dict.fromkeys(s.backend for s in steps if s.fast is not None))
+        self._backends = list(dict.fromkeys(s.backend for s in steps))
         self._queues: dict[str, queue.SimpleQueue] = {}
         self._threads: list[threading.Thread] = []
         self._finalizer: weakref.finalize | None = None
@@ -149,7 +145,7 @@ class ParallelExecutor(_DagExecutor):
             self._start()
         counts = list(self._dyn_count)
         waiting = [len(ps) for ps in self.dag.preds]
-        keys, succs, skip = self.dag.keys, self.dag.succs, self._skip
+        keys, succs = self.dag.keys, self.dag.succs
         queues, backend_of, steps = self._queues, self._backend_of, self.steps
         run, errstate, done = self.run_step, np.geterr(), queue.SimpleQueue()
         ready = sorted(self.dag.roots(), key=keys.__getitem__, reverse=True)
@@ -170,9 +166,6 @@ class ParallelExecutor(_DagExecutor):
             while True:
                 while ready and error is None:
                     p = ready.pop()
-                    if skip[p]:
-                        finished(p)
-                        continue
                     queues[backend_of[p]].put((run, steps[p], dynamic, errstate, done, p))
                     in_flight += 1
                 if not in_flight:

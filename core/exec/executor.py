@@ -105,13 +105,12 @@ class Step:
     releases: list = field(default_factory=list)       # Linear: dynamic tensors dead after it
 
     def __post_init__(self) -> None:
-        if self.kernel.run is not None:
-            self.dynamic = DynamicRun(self.kernel)
-            self.fast = self.dynamic if self.kernel.dynamic else self.kernel.run
+        self.dynamic = DynamicRun(self.kernel)
+        self.fast = self.dynamic if self.kernel.dynamic else self.kernel.run
 
 
 class Executor:
-    """Shared by the executors: live steps, input-shape check, error wrapping, tracing."""
+    """Shared by the executors: the steps, input-shape check, error wrapping, tracing."""
 
     name = ""
 
@@ -122,7 +121,7 @@ class Executor:
         self.tracer = tracer
         self.inputs = list(inputs or [])            # the subgraph's input tensors
         self.compiled_shapes = [tuple(t.shape) for t in self.inputs]
-        self._live = [s for s in steps if s.fast is not None]
+        self._live = steps
         self._dirty = False
         self._parent_span = None
 

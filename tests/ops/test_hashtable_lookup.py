@@ -80,3 +80,27 @@ def test_hashtable_lookup_resized_lookups(backend, rng):
     values = rng.uniform(-1, 1, (5, 3)).astype(np.float32)
     look = np.array([10, 3, 2, 8, 4, 4, 1], np.int32)
     check_op(model(keys, values, 4), [look], backend, rtol=0, atol=0)
+
+
+def test_hashtable_lookup_run_time_values_shape():
+    """Values whose shape is known only at run time (a RESHAPE by an input): rows that match
+    the keys are looked up; other rows are an ExecutionError naming the op, not a crash."""
+    b = ModelBuilder()
+    look = b.add_input("lookup", (3,), "int32")
+    flat = b.add_input("flat", (10,), "float32")
+    shape = b.add_input("shape", (2,), "int32")
+    v = b.add_tensor("values", (5, 2), "float32")
+    b.add_op("RESHAPE", [flat, shape], [v])
+    y = b.add_tensor("y", (3, 2), "float32")
+    hits = b.add_tensor("hits", (3,), "uint8")
+    b.add_op("HASHTABLE_LOOKUP", [look, b.add_const("keys", np.array([1, 3, 5, 7, 9], np.int32)),
+                                  v], [y, hits])
+    b.add_output(y)
+    b.add_output(hits)
+    x = np.arange(10, dtype=np.float32)
+    with onert_py.Session(b.build(), backends="cpu") as s:
+        got = s.run([np.array([9, 2, 1], np.int32), x, np.array([5, 2], np.int32)])
+        np.testing.assert_array_equal(got[0], [[8, 9], [0, 0], [0, 1]])
+        np.testing.assert_array_equal(got[1], [1, 0, 1])
+        with pytest.raises(onert_py.ExecutionError, match="HASHTABLE_LOOKUP.*one row per key"):
+            s.run([np.array([9, 2, 1], np.int32), x, np.array([2, 5], np.int32)])

@@ -25,6 +25,7 @@ from onert_py.model_builder import ModelBuilder
 import rnn_harness
 from op_harness import assert_outputs
 from rnn_harness import tflite_runs
+from test_ops_rnn import Lstm
 
 TOL = {"rtol": 1e-4, "atol": 2e-4}
 
@@ -52,84 +53,15 @@ def seq_runs(rng, shape, n=3, aux_shape=None):
 
 
 # ---- LSTM family ---------------------------------------------------------------------------------
-class HybridLstm:
-    def __init__(self, rng, ni, nc, no=None, cifg=False, peephole=False, projection=False,
-                 proj_bias=False, layer_norm=False):
-        self.rng, self.ni, self.nc = rng, ni, nc
-        self.no = no if projection else nc
-        self.cifg, self.peep, self.proj, self.pbias, self.ln = (cifg, peephole, projection,
-                                                                proj_bias, layer_norm)
+class HybridLstm(Lstm):
+    """test_ops_rnn's Lstm with int8 weight matrices and peepholes (per-tensor scales) beside
+    float biases and layer-norm weights: the form the hybrid kernels take."""
 
-    def slots(self, mb, p, ni=None):
-        ni, nc, no, r = ni or self.ni, self.nc, self.no, self.rng
-        s = [-1] * 18
-        for k, g in enumerate("ifco"):
-            if g == "i" and self.cifg:
-                continue
-            s[1 + k] = qconst(mb, r, f"{p}x_{g}", (nc, ni))
-            s[5 + k] = qconst(mb, r, f"{p}h_{g}", (nc, no))
-            s[12 + k] = fconst(mb, r, f"{p}b_{g}", (nc,))
-        if self.peep:
-            for k, g in enumerate("ifo"):
-                if not (g == "i" and self.cifg):
-                    s[9 + k] = qconst(mb, r, f"{p}peep_{g}", (nc,))
-        if self.proj:
-            s[16] = qconst(mb, r, f"{p}proj", (no, nc))
-            if self.pbias:
-                s[17] = fconst(mb, r, f"{p}proj_b", (no,))
-        return s
+    def __init__(self, rng, ni, nc, no=None, **flags):
+        super().__init__(rng, ni, nc, no, **flags)
 
-    def ln_slots(self, mb):
-        if not self.ln:
-            return [-1] * 4
-        return [-1 if (g == "i" and self.cifg) else fconst(mb, self.rng, f"ln_{g}", (self.nc,),
-                                                           0.5, 1.5) for g in "ifco"]
-
-    def single(self, batch, **opts):
-        mb = ModelBuilder()
-        x = mb.add_input("x", (batch, self.ni))
-        s = self.slots(mb, "")
-        h = mb.add_tensor("h", (batch, self.no), is_variable=True)
-        c = mb.add_tensor("c", (batch, self.nc), is_variable=True)
-        y = mb.add_tensor("y", (batch, self.no))
-        mb.add_op("LSTM", [x, *s[1:], h, c, *self.ln_slots(mb)], [y], **opts)
-        mb.add_output(y)
-        return mb.build()
-
-    def sequence(self, shape, **opts):
-        mb = ModelBuilder()
-        x = mb.add_input("x", shape)
-        batch = shape[1] if opts.get("time_major") else shape[0]
-        s = self.slots(mb, "")
-        h = mb.add_tensor("h", (batch, self.no), is_variable=True)
-        c = mb.add_tensor("c", (batch, self.nc), is_variable=True)
-        y = mb.add_tensor("y", shape[:2] + (self.no,))
-        mb.add_op("UNIDIRECTIONAL_SEQUENCE_LSTM", [x, *s[1:], h, c, *self.ln_slots(mb)], [y],
-                  **opts)
-        mb.add_output(y)
-        return mb.build()
-
-    def bidirectional(self, shape, merge, aux="none", **opts):
-        mb = ModelBuilder()
-        x = mb.add_input("x", shape)
-        a = mb.add_input("aux", shape[:2] + (3,)) if aux != "none" else -1
-        batch = shape[1] if opts.get("time_major", True) else shape[0]
-        fw = self.slots(mb, "fw_")
-        bw = self.slots(mb, "bw_", 3 if aux == "cross" else None)
-        states = [mb.add_tensor(f"s{k}", (batch, n), is_variable=True)
-                  for k, n in enumerate((self.no, self.nc, self.no, self.nc))]
-        aux_w = [-1] * 8
-        if aux == "weights":
-            aux_w = [-1 if (g == "i" and self.cifg) else
-                     qconst(mb, self.rng, f"{d}aux_{g}", (self.nc, 3))
-                     for d in "fb" for g in "ifco"]
-        outs = shape[:2] + ((2 * self.no,) if merge else (self.no,))
-        ys = [mb.add_tensor(f"y{k}", outs) for k in range(1 if merge else 2)]
-        mb.add_op("BIDIRECTIONAL_SEQUENCE_LSTM", [x, *fw[1:], *bw[1:], *states, a, *aux_w], ys,
-                  merge_outputs=merge, **opts)
-        for y in ys:
-            mb.add_output(y)
-        return mb.build()
+    def w(self, mb, name, shape):
+        return qconst(mb, self.rng, name, shape, self.scale)
 
 
 VARIANTS = {

@@ -45,6 +45,10 @@ class Lstm:
         self.scale = scale
 
     def w(self, mb, name, shape):
+        """A weight matrix or peephole vector (float here; int8 in test_ops_hybrid_rnn)."""
+        return self.bias(mb, name, shape)
+
+    def bias(self, mb, name, shape):
         return mb.add_const(name, self.rng.uniform(-self.scale, self.scale, shape)
                             .astype(np.float32))
 
@@ -57,7 +61,7 @@ class Lstm:
                 continue
             s[1 + k] = self.w(mb, f"{p}x_{g}", (nc, ni))
             s[5 + k] = self.w(mb, f"{p}h_{g}", (nc, no))
-            s[12 + k] = self.w(mb, f"{p}b_{g}", (nc,))
+            s[12 + k] = self.bias(mb, f"{p}b_{g}", (nc,))
         if self.peep:
             for k, g in enumerate("ifo"):
                 if not (g == "i" and self.cifg):
@@ -65,7 +69,7 @@ class Lstm:
         if self.proj:
             s[16] = self.w(mb, f"{p}proj", (no, nc))
             if self.pbias:
-                s[17] = self.w(mb, f"{p}proj_b", (no,))
+                s[17] = self.bias(mb, f"{p}proj_b", (no,))
         return s
 
     def ln_slots(self, mb) -> list[int]:

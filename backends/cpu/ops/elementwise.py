@@ -246,17 +246,10 @@ class ElementwiseUnaryLayer(CpuKernel):
             return False, f"{cls.backend_id} has no quantized {op.subtype} kernel yet"
         return super().supports(op, graph)
 
-    @classmethod
-    def folds_constant(cls, op, graph) -> bool:
-        """DEQUANTIZE of constant weights (float16, int8) is computed once, as TFLite does."""
-        return op.subtype == "DEQUANTIZE" and graph.operands[op.inputs[0]].is_constant
-
     def validate(self) -> None:
         kind = self.op.subtype
+        # (DEQUANTIZE of constant weights is folded by the compiler: constant_folding.py)
         self.fn = _dequantize(self) if kind == "DEQUANTIZE" else UNARY[kind]
-        if self.inputs[0].is_constant and kind == "DEQUANTIZE":
-            self.fn(self.inputs[0].buffer, out=self.outputs[0].buffer)
-            self.run = None
 
     def run(self) -> None:
         self.fn(self.inputs[0].buffer, out=self.outputs[0].buffer)

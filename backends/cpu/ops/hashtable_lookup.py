@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ....errors import ExecutionError
 from .common import ANY, register
 from .slice_split import MoveKernel
 
@@ -60,27 +61,33 @@ class HashtableLookupLayer(MoveKernel):
             raise self.fail(f"hits must be uint8, not {hits.dtype}")
         if out.dtype != values.dtype:
             raise self.fail(f"output has dtype {out.dtype}, the values {values.dtype}")
-        if any(t.is_dynamic for t in (*self.inputs, *self.outputs)):
-            return
-        if len(values.shape) < 1 or values.shape[0] != keys.shape[0]:
-            raise self.fail(f"values {tuple(values.shape)} must have one row per key "
-                            f"({keys.shape[0]} keys)")
-        n = look.shape[0]
-        if tuple(out.shape) != (n, *values.shape[1:]):
-            raise self.fail(f"output shape {tuple(out.shape)} is not "
-                            f"{(n, *tuple(values.shape[1:]))}")
-        if tuple(hits.shape) != (n,):
-            raise self.fail(f"hits shape {tuple(hits.shape)} is not ({n},)")
+        if not self.dynamic:
+            why = self.misfit()
+            if why:
+                raise self.fail(why)
+
+    def misfit(self) -> str | None:
+        """What is wrong with the tensors' shapes (values rows vs keys, outputs vs lookups)."""
+        look, keys, values = (tuple(t.shape) for t in self.inputs)
+        out, hits = (tuple(t.shape) for t in self.outputs)
+        n, k = (look[0] if look else 0), (keys[0] if keys else 0)
+        if len(values) < 1 or values[0] != k:
+            return f"values {values} must have one row per key ({k} keys)"
+        if out != (n, *values[1:]):
+            return f"output shape {out} is not {(n, *values[1:])}"
+        if hits != (n,):
+            return f"hits shape {hits} is not ({n},)"
+        return None
 
     def prepare(self) -> None:
-        pass
+        """Run-time shapes (static ones were checked by validate): checked once per change."""
+        why = self.misfit() if self.dynamic else None
+        if why:
+            raise ExecutionError(f"op #{self.op.index} {self.op.name}: {why}")
 
     def run(self) -> None:
         look, keys, values = (t.buffer for t in self.inputs)
         out, hits = self.outputs[0].buffer, self.outputs[1].buffer
-        if values.shape[0] != keys.size or out.shape != (look.size, *values.shape[1:]):
-            raise ValueError(f"HASHTABLE_LOOKUP: values {values.shape}, keys {keys.shape}, "
-                             f"lookup {look.shape} do not fit output {out.shape}")
         idx = lookup_indices(look, keys)
         hit = idx >= 0
         out[hit] = values[idx[hit]]

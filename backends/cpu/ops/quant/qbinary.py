@@ -30,19 +30,13 @@ from . import qmath, qpairtable
 from .base import I16, QuantKernel, qregister
 from .qbinary_math import (ELEMENTWISE, SCALAR_BROADCAST, common_scale, loop_kinds,
                            rescale_below_one, vector_input, vector_output)
+from .qlut_math import checked_log2
 
 I64 = np.int64
 # (op, dtype) -> (elementwise loop lanes, whether it folds the input shift in before vqrdmulh,
 # scalar-broadcast loop lanes) of the optimized kernels; ops not listed run reference kernels
 VECTOR_LOOPS = {("ADD", np.dtype(np.uint8)): (8, False, 8),
                 ("ADD", np.dtype(np.int8)): (16, True, 8)}
-
-
-def _is_pot(scale: float) -> tuple[bool, int]:
-    """CheckedLog2: whether log2(scale) is (within 1e-3) an integer, and that integer."""
-    log = np.log2(np.float64(scale))
-    rounded = int(np.round(log))
-    return bool(abs(log - rounded) < 1e-3), rounded
 
 
 @qregister("BinaryArithmetic")
@@ -74,7 +68,7 @@ class QuantAddSubLayer(qpairtable.TabulatedBinary, QuantKernel):
         if a.dtype == I16:
             if not self.zp1 == self.zp2 == self.zpo == 0:
                 raise self.fail(f"int16 {self.op.subtype} needs zero points 0 (as TFLite)")
-            pots = [_is_pot(s) for s in (s1, s2, so)]
+            pots = [checked_log2(s) for s in (s1, s2, so)]
             self.pot = (bool(self.op.params.get("pot_scale_int16", True))
                         and all(p for p, _ in pots))
             if self.pot:

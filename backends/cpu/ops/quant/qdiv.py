@@ -60,11 +60,8 @@ class QuantDivLayer(qpairtable.TabulatedBinary, QuantKernel):
             raise self.fail(f"quantized DIV: multiplier {real:g} above 2^22 is not supported")
         self.tabulate(U8, False)
 
-    def prepare(self) -> None:
-        self.set_kinds(None)
-
     def _compute(self, a: np.ndarray, b: np.ndarray, kinds, out: np.ndarray) -> None:
-        """The exact arithmetic on raw inputs a, b into out (kinds: unused, no vector loop)."""
+        """The exact arithmetic on raw inputs a, b into out (kinds: always None, no vector loop)."""
         a1 = np.asarray(a, I64) - self.zp1
         a2 = np.asarray(b, I64) - self.zp2
         a1, a2 = np.broadcast_arrays(np.where(a2 < 0, -a1, a1), np.abs(a2))

@@ -8,42 +8,21 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import qmath
+from .qfixed import bit_length, sat_mul_pot
+from .qmath import INT32_MAX, saturating_rounding_doubling_high_mul as srdhm, wrap_int32 as wrap32
 
 I64 = np.int64
-INT32_MAX = (1 << 31) - 1
-INT32_MIN = -(1 << 31)
-
-
-def wrap32(x) -> np.ndarray:
-    return qmath.wrap_int32(x)
-
-
-def srdhm(a, b) -> np.ndarray:
-    return qmath.saturating_rounding_doubling_high_mul(a, b)
 
 
 def clz32(x) -> np.ndarray:
     """Leading zeros of non-negative int32 values (32 for 0)."""
-    x = np.asarray(x, I64)
-    bits = np.zeros(x.shape, I64)
-    v = x.copy()
-    for s in (16, 8, 4, 2, 1):
-        big = v >= (np.int64(1) << s)
-        v = np.where(big, v >> s, v)
-        bits += np.where(big, s, 0)
-    return np.where(x > 0, 31 - bits, 32)
+    return 32 - bit_length(x)
 
 
 def leading_sign_bits(x) -> np.ndarray:
     """CountLeadingSignBits of int32 values (31 for 0 and -1)."""
     x = np.asarray(x, I64)
     return np.where(x >= 0, clz32(x), clz32(-x - 1)) - 1
-
-
-def saturating_mul_pot(x, exponent: int) -> np.ndarray:
-    """SaturatingRoundingMultiplyByPOT<exponent > 0>: x * 2^exponent saturated to int32."""
-    return np.clip(np.asarray(x, I64) << exponent, INT32_MIN, INT32_MAX)
 
 
 def one_over_one_plus_x(a) -> np.ndarray:
@@ -56,8 +35,8 @@ def one_over_one_plus_x(a) -> np.ndarray:
     for _ in range(3):
         hx = srdhm(half, x)
         omx = wrap32((1 << 29) - hx)
-        x = wrap32(x + saturating_mul_pot(srdhm(x, omx), 2))
-    return saturating_mul_pot(x, 1)
+        x = wrap32(x + sat_mul_pot(srdhm(x, omx), 2))
+    return sat_mul_pot(x, 1)
 
 
 def reciprocal(x) -> tuple[np.ndarray, np.ndarray]:

@@ -53,11 +53,13 @@ def lookup(table: np.ndarray, a: np.ndarray, b: np.ndarray, offsets: np.ndarray 
 class TabulatedBinary:
     """Mixin of the 8-bit binary kernels (ADD/SUB, MUL, SQUARED_DIFFERENCE): the subclass
     defines `_compute(a, b, kinds, out)` (its exact arithmetic on raw inputs, loop kinds per
-    element or None), calls `tabulate` in validate and `set_kinds` (in prepare when the kinds
-    depend on the shapes); `run` then looks results up (8-bit inputs) or computes them
-    (int16)."""
+    element or None), calls `tabulate` in validate and, when some elements run in vector loops,
+    `set_kinds` in prepare (the kinds depend on the shapes; by default every element is
+    scalar); `run` then looks results up (8-bit inputs) or computes them (int16)."""
 
     table: np.ndarray | None = None
+    kinds: np.ndarray | None = None       # loop kind per element; None: all scalar
+    offsets: np.ndarray | None = None     # kind_offsets(kinds)
 
     def tabulate(self, dtype, vectorized: bool) -> None:
         self.table = build(self._pair_result, dtype, KINDS if vectorized else (SCALAR,)) \

@@ -55,7 +55,6 @@ class QuantSquaredDifferenceLayer(qpairtable.TabulatedBinary, QuantKernel):
                             f"interpreter aborts on it)")
         self.mo, self.eo = (int(v) for v in qmath.quantize_multiplier(real_out))
         self.tabulate(a.dtype, False)          # the reference kernel: scalar loops only
-        self.set_kinds(None)
 
     def _compute(self, a: np.ndarray, b: np.ndarray, kinds, out: np.ndarray) -> None:
         """The exact arithmetic on raw inputs a, b into out (kinds: always None)."""
