@@ -267,7 +267,7 @@ void conv_u8s8(const ConvParams& p, const uint8_t* x, const int8_t* packed,
   const bool csplit = t > 1 && nblocks >= 2 * t && m_total < 4 * t * tile;
   const int64_t units = csplit ? t : (t < (m_total + 5) / 6 ? t : (m_total + 5) / 6);
 #if defined(__x86_64__)
-  // AVX-512: requantization fused into the GEMM; int8 pointwise layers read x directly
+  // AVX-512: requantization fused into the GEMM; int8 pointwise layers flip whole row tiles
   const bool fused = rq.vec && rq.vec_c0 == 0 && active_isa() == Isa::Avx512;
   const bool direct = fused && p.x_signed && p.rcoef == 0 && p.kp == g.cin && g.kh == 1 &&
                       g.kw == 1 && g.sh == 1 && g.sw == 1 && g.pad_top == 0 &&
@@ -282,7 +282,7 @@ void conv_u8s8(const ConvParams& p, const uint8_t* x, const int8_t* packed,
     return r < m_total ? r : m_total;
   };
   parallel_range(static_cast<int>(units), units, 1, [&](int64_t ub, int64_t ue) {
-    std::vector<uint8_t> a(direct ? 0 : static_cast<size_t>(tile * p.kp));
+    std::vector<uint8_t> a(static_cast<size_t>(tile * p.kp));
     std::vector<int32_t> c(fused ? 0 : static_cast<size_t>(tile * ldc));
     std::vector<int64_t> rowsum(static_cast<size_t>(tile));
     for (int64_t u = ub; u < ue; ++u) {
@@ -294,16 +294,17 @@ void conv_u8s8(const ConvParams& p, const uint8_t* x, const int8_t* packed,
       for (int64_t m0 = r0; m0 < r1; m0 += tile) {
         const int64_t rows = r1 - m0 < tile ? r1 - m0 : tile;
 #if defined(__x86_64__)
-        if (direct) {
-          gemm_rq_avx512(x + m0 * p.kp, rows, p.kp, true, packed, p.cout, blk0, blk1, ccoef,
-                         nullptr, rq, out + m0 * p.cout);
+        if (direct) {           // the tile's rows of x are contiguous: flip them to uint8 at once
+          xor_copy(a.data(), x + m0 * p.kp, rows * p.kp, 0x80);
+          gemm_rq_avx512(a.data(), rows, p.kp, packed, p.cout, blk0, blk1, ccoef, nullptr, rq,
+                         out + m0 * p.cout);
           continue;
         }
 #endif
         im2col_rows(p, x, m0, rows, a.data(), rowsum.data());
 #if defined(__x86_64__)
         if (fused) {
-          gemm_rq_avx512(a.data(), rows, p.kp, false, packed, p.cout, blk0, blk1, ccoef,
+          gemm_rq_avx512(a.data(), rows, p.kp, packed, p.cout, blk0, blk1, ccoef,
                          p.rcoef ? rowsum.data() : nullptr, rq, out + m0 * p.cout);
           continue;
         }

@@ -105,12 +105,12 @@ void requant_row_vec_avx512(const int32_t* acc, const int32_t* ccoef, int64_t ro
                             int64_t n, const Requant& rq, uint8_t* out);
 void requant_row_vec_avx2(const int32_t* acc, const int32_t* ccoef, int64_t row_add, int64_t n,
                           const Requant& rq, uint8_t* out);
-// GEMM with the requantization fused (rq.vec, vec_c0 == 0): rows of `a` (XOR 0x80 applied to
-// every byte when `flip`), out rows of n bytes, the channels of blocks [blk0, blk1) of 16 (b:
-// all the packed weights); rowsum: per row term (nullptr: none)
-void gemm_rq_avx512(const uint8_t* a, int64_t rows, int64_t kp, bool flip, const int8_t* b,
-                    int64_t n, int64_t blk0, int64_t blk1, const int32_t* ccoef,
-                    const int64_t* rowsum, const Requant& rq, uint8_t* out);
+// GEMM with the requantization fused (rq.vec, vec_c0 == 0): rows of `a`, out rows of n bytes,
+// the channels of blocks [blk0, blk1) of 16 (b: all the packed weights); rowsum: per row term
+// (nullptr: none)
+void gemm_rq_avx512(const uint8_t* a, int64_t rows, int64_t kp, const int8_t* b, int64_t n,
+                    int64_t blk0, int64_t blk1, const int32_t* ccoef, const int64_t* rowsum,
+                    const Requant& rq, uint8_t* out);
 #endif
 
 struct ConvGeom {

@@ -19,9 +19,18 @@ namespace quant {
 
 namespace {
 
-// acc = the int32 dot products of MR rows x NB blocks of 16 channels; a: rows of kp bytes
-// (FLIP: int8 rows, made uint8 by flipping the sign bits), b: the first block
-template <int MR, int NB, bool FLIP>
+// acc += the u8 x s8 dot products of a and b in groups of 4 bytes. Inline assembly rather than
+// _mm512_dpbusd_epi32: GCC 12 copies every accumulator of the micro-kernels through a second
+// register around the intrinsic (two extra moves per instruction in the inner loop); the tied
+// "+v" operand keeps each accumulator in one register.
+inline __m512i dpbusd(__m512i acc, __m512i a_u8, __m512i b_s8) {
+  __asm__("vpdpbusd %2, %1, %0" : "+v"(acc) : "v"(a_u8), "v"(b_s8));
+  return acc;
+}
+
+// acc = the int32 dot products of MR rows x NB blocks of 16 channels; a: rows of kp bytes,
+// b: the first block
+template <int MR, int NB>
 inline void accumulate(const uint8_t* a, int64_t kp, const int8_t* b, __m512i (&acc)[MR][NB]) {
   for (int r = 0; r < MR; ++r)
     for (int j = 0; j < NB; ++j) acc[r][j] = _mm512_setzero_si512();
@@ -33,9 +42,8 @@ inline void accumulate(const uint8_t* a, int64_t kp, const int8_t* b, __m512i (&
     for (int r = 0; r < MR; ++r) {
       int32_t x;
       __builtin_memcpy(&x, a + r * kp + q, 4);
-      if (FLIP) x ^= static_cast<int32_t>(0x80808080u);
       __m512i av = _mm512_set1_epi32(x);
-      for (int j = 0; j < NB; ++j) acc[r][j] = _mm512_dpbusd_epi32(acc[r][j], av, w[j]);
+      for (int j = 0; j < NB; ++j) acc[r][j] = dpbusd(acc[r][j], av, w[j]);
     }
   }
 }
@@ -44,7 +52,7 @@ inline void accumulate(const uint8_t* a, int64_t kp, const int8_t* b, __m512i (&
 template <int MR, int NB>
 inline void micro(const uint8_t* a, int64_t kp, const int8_t* b, int32_t* c, int64_t ldc) {
   __m512i acc[MR][NB];
-  accumulate<MR, NB, false>(a, kp, b, acc);
+  accumulate<MR, NB>(a, kp, b, acc);
   for (int r = 0; r < MR; ++r)
     for (int j = 0; j < NB; ++j)
       _mm512_storeu_si512(reinterpret_cast<void*>(c + r * ldc + j * kNB), acc[r][j]);
@@ -66,64 +74,61 @@ inline void rows_of(const uint8_t* a, int64_t rows, int64_t kp, const int8_t* b,
 }
 
 // MR rows x NB blocks from channel c0 of n, requantized into out (rows of n bytes)
-template <int MR, int NB, bool FLIP>
+template <int MR, int NB>
 inline void micro_rq(const uint8_t* a, int64_t kp, const int8_t* b, int64_t c0, int64_t n,
                      const int32_t* ccoef, const int64_t* rowsum, const RequantVec& vin,
                      uint8_t* out) {
   const RequantVec v = vin;             // a local copy: the byte stores cannot alias it
   __m512i acc[MR][NB];
-  accumulate<MR, NB, FLIP>(a, kp, b, acc);
+  accumulate<MR, NB>(a, kp, b, acc);
   for (int j = 0; j < NB; ++j) {
     const int64_t c = c0 + j * kNB, left = n - c;
     const __m512i cc = _mm512_maskz_loadu_epi32(mask16_of(left), ccoef + c);
+    const Requant16 rq(v, c);
     for (int r = 0; r < MR; ++r) {
       __m512i s = _mm512_add_epi32(acc[r][j], cc);
       if (rowsum) s = _mm512_add_epi32(s, _mm512_set1_epi32(static_cast<int32_t>(rowsum[r])));
-      store_bytes16(out + r * n + c, requant16_avx512(s, v, c), left);
+      store_bytes16(out + r * n + c, rq(s), left);
     }
   }
 }
 
-template <int NB, bool FLIP>
+template <int NB>
 inline void rows_rq(const uint8_t* a, int64_t rows, int64_t kp, const int8_t* b, int64_t c0,
                     int64_t n, const int32_t* cc, const int64_t* rs, const RequantVec& v,
                     uint8_t* out) {
   int64_t r = 0;
   for (; r + 6 <= rows; r += 6)
-    micro_rq<6, NB, FLIP>(a + r * kp, kp, b, c0, n, cc, rs ? rs + r : rs, v, out + r * n);
+    micro_rq<6, NB>(a + r * kp, kp, b, c0, n, cc, rs ? rs + r : rs, v, out + r * n);
   const uint8_t* ar = a + r * kp;
   const int64_t* rr = rs ? rs + r : rs;
   uint8_t* o = out + r * n;
   switch (rows - r) {
-    case 5: micro_rq<5, NB, FLIP>(ar, kp, b, c0, n, cc, rr, v, o); break;
-    case 4: micro_rq<4, NB, FLIP>(ar, kp, b, c0, n, cc, rr, v, o); break;
-    case 3: micro_rq<3, NB, FLIP>(ar, kp, b, c0, n, cc, rr, v, o); break;
-    case 2: micro_rq<2, NB, FLIP>(ar, kp, b, c0, n, cc, rr, v, o); break;
-    case 1: micro_rq<1, NB, FLIP>(ar, kp, b, c0, n, cc, rr, v, o); break;
+    case 5: micro_rq<5, NB>(ar, kp, b, c0, n, cc, rr, v, o); break;
+    case 4: micro_rq<4, NB>(ar, kp, b, c0, n, cc, rr, v, o); break;
+    case 3: micro_rq<3, NB>(ar, kp, b, c0, n, cc, rr, v, o); break;
+    case 2: micro_rq<2, NB>(ar, kp, b, c0, n, cc, rr, v, o); break;
+    case 1: micro_rq<1, NB>(ar, kp, b, c0, n, cc, rr, v, o); break;
     default: break;
   }
 }
 
-template <bool FLIP>
 void gemm_rq(const uint8_t* a, int64_t rows, int64_t kp, const int8_t* b, int64_t n,
              int64_t blk0, int64_t blk1, const int32_t* cc, const int64_t* rs,
              const RequantVec& v, uint8_t* out) {
   const int64_t bstride = kNB * kp;
   int64_t blk = blk0;
   for (; blk + 2 <= blk1; blk += 2)
-    rows_rq<2, FLIP>(a, rows, kp, b + blk * bstride, blk * kNB, n, cc, rs, v, out);
-  if (blk < blk1) rows_rq<1, FLIP>(a, rows, kp, b + blk * bstride, blk * kNB, n, cc, rs, v, out);
+    rows_rq<2>(a, rows, kp, b + blk * bstride, blk * kNB, n, cc, rs, v, out);
+  if (blk < blk1) rows_rq<1>(a, rows, kp, b + blk * bstride, blk * kNB, n, cc, rs, v, out);
 }
 
 }  // namespace
 
-void gemm_rq_avx512(const uint8_t* a, int64_t rows, int64_t kp, bool flip, const int8_t* b,
-                    int64_t n, int64_t blk0, int64_t blk1, const int32_t* ccoef,
-                    const int64_t* rowsum, const Requant& rq, uint8_t* out) {
-  if (flip)
-    gemm_rq<true>(a, rows, kp, b, n, blk0, blk1, ccoef, rowsum, *rq.vec, out);
-  else
-    gemm_rq<false>(a, rows, kp, b, n, blk0, blk1, ccoef, rowsum, *rq.vec, out);
+void gemm_rq_avx512(const uint8_t* a, int64_t rows, int64_t kp, const int8_t* b, int64_t n,
+                    int64_t blk0, int64_t blk1, const int32_t* ccoef, const int64_t* rowsum,
+                    const Requant& rq, uint8_t* out) {
+  gemm_rq(a, rows, kp, b, n, blk0, blk1, ccoef, rowsum, *rq.vec, out);
 }
 
 void requant_row_vec_avx512(const int32_t* acc, const int32_t* ccoef, int64_t row_add,

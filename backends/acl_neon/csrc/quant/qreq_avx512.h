@@ -11,44 +11,61 @@
 namespace onert_neon {
 namespace quant {
 
+// The per-channel constants of channels [c, c + 16) (c a multiple of 16) in registers, for
+// micro-kernels that requantize several rows of the same channels.
+struct Requant16 {
+  __m512i m_e, m_o, k_e, k_o, th_e, th_o, df_e, df_o, sh, lo, hi, zp;
+  bool fix, add_zp;
+
+  Requant16(const RequantVec& v, int64_t c)
+      // vpmuldq reads the low dword of each qword: m32 + c + 1 puts the odd channels' there
+      : m_e(_mm512_loadu_si512(v.m32 + c)), m_o(_mm512_loadu_si512(v.m32 + c + 1)),
+        k_e(_mm512_loadu_si512(v.k16 + c)), k_o(_mm512_loadu_si512(v.k16 + c + 8)),
+        th_e(), th_o(), df_e(), df_o(), sh(_mm512_loadu_si512(v.sh32 + c)),
+        lo(_mm512_set1_epi32(v.lo_z)), hi(_mm512_set1_epi32(v.hi_z)),
+        zp(_mm512_set1_epi32(v.zp)), fix(v.fix), add_zp(v.zp != 0) {
+    if (fix) {
+      th_e = _mm512_loadu_si512(v.th16 + c);
+      th_o = _mm512_loadu_si512(v.th16 + c + 8);
+      df_e = _mm512_loadu_si512(v.df16 + c);
+      df_o = _mm512_loadu_si512(v.df16 + c + 8);
+    }
+  }
+
+  // the 16 output bytes of accumulators a
+  __m128i operator()(__m512i a) const {
+    __m512i pe = _mm512_add_epi64(_mm512_mul_epi32(a, m_e), k_e);     // even channels, int64
+    __m512i po = _mm512_add_epi64(_mm512_mul_epi32(_mm512_srli_epi64(a, 32), m_o), k_o);
+    if (fix) {
+      pe = _mm512_mask_sub_epi64(pe, _mm512_cmplt_epi64_mask(pe, th_e), pe, df_e);
+      po = _mm512_mask_sub_epi64(po, _mm512_cmplt_epi64_mask(po, th_o), po, df_o);
+    }
+    // high halves: even channels' moved down into the even lanes, odd ones in place
+    __m512i h = _mm512_mask_blend_epi32(static_cast<__mmask16>(0xAAAA),
+                                        _mm512_srli_epi64(pe, 32), po);
+    h = _mm512_min_epi32(_mm512_max_epi32(_mm512_srav_epi32(h, sh), lo), hi);
+    if (add_zp) h = _mm512_add_epi32(h, zp);
+    return _mm512_cvtepi32_epi8(h);
+  }
+};
+
 // bytes of channels [c, c + 16) of `v` (c a multiple of 16); a: the whole accumulators
 static inline __m128i requant16_avx512(__m512i a, const RequantVec& v, int64_t c) {
-  // vpmuldq reads the low dword of each qword: m32 + c + 1 puts the odd channels' there
-  __m512i pe = _mm512_mul_epi32(a, _mm512_loadu_si512(v.m32 + c));   // even channels, int64
-  __m512i po = _mm512_mul_epi32(_mm512_srli_epi64(a, 32), _mm512_loadu_si512(v.m32 + c + 1));
-  pe = _mm512_add_epi64(pe, _mm512_loadu_si512(v.k16 + c));
-  po = _mm512_add_epi64(po, _mm512_loadu_si512(v.k16 + c + 8));
-  if (v.fix) {
-    __mmask8 ne = _mm512_cmplt_epi64_mask(pe, _mm512_loadu_si512(v.th16 + c));
-    __mmask8 no = _mm512_cmplt_epi64_mask(po, _mm512_loadu_si512(v.th16 + c + 8));
-    pe = _mm512_mask_sub_epi64(pe, ne, pe, _mm512_loadu_si512(v.df16 + c));
-    po = _mm512_mask_sub_epi64(po, no, po, _mm512_loadu_si512(v.df16 + c + 8));
-  }
-  // high halves: even channels' moved down into the even lanes, odd ones in place
-  __m512i h = _mm512_mask_blend_epi32(static_cast<__mmask16>(0xAAAA),
-                                      _mm512_srli_epi64(pe, 32), po);
-  h = _mm512_srav_epi32(h, _mm512_loadu_si512(v.sh32 + c));
-  h = _mm512_min_epi32(_mm512_max_epi32(h, _mm512_set1_epi32(v.lo_z)),
-                       _mm512_set1_epi32(v.hi_z));
-  if (v.zp != 0) h = _mm512_add_epi32(h, _mm512_set1_epi32(v.zp));
-  return _mm512_cvtepi32_epi8(h);
-}
-
-// store the first n (1..16) bytes of b (a full vector with one plain store)
-static inline void store_bytes16(uint8_t* dst, __m128i b, int64_t n) {
-  if (n >= 16) {
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(dst), b);
-  } else {
-    alignas(16) uint8_t tmp[16];
-    _mm_store_si128(reinterpret_cast<__m128i*>(tmp), b);
-    for (int64_t i = 0; i < n; ++i) dst[i] = tmp[i];
-  }
+  return Requant16(v, c)(a);
 }
 
 static inline __mmask16 mask16_of(int64_t left) {
   return left >= 16 ? static_cast<__mmask16>(0xFFFF)
                     : left <= 0 ? static_cast<__mmask16>(0)
                                 : static_cast<__mmask16>((1u << left) - 1);
+}
+
+// store the first n (1..16) bytes of b (a full vector with one plain store)
+static inline void store_bytes16(uint8_t* dst, __m128i b, int64_t n) {
+  if (n >= 16)
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(dst), b);
+  else
+    _mm_mask_storeu_epi8(dst, mask16_of(n), b);
 }
 
 }  // namespace quant
