@@ -99,6 +99,8 @@ DEPTHWISE = {
     "c8_s2_dil2": ((1, 11, 12, 8), (1, 3, 3, 8), 1, (2, 2), (2, 2), "SAME", "NONE"),
     "c4_s3_valid": ((2, 10, 11, 4), (1, 3, 2, 4), 1, (3, 3), (1, 1), "VALID", "RELU"),
     "c6_k5_tiny": ((1, 2, 3, 6), (1, 5, 5, 6), 1, (1, 1), (1, 1), "SAME", "NONE"),
+    # an odd tap count other than 9, with inner rows and columns (whole-row kernels)
+    "c40_k5": ((1, 9, 10, 40), (1, 5, 5, 40), 1, (1, 1), (1, 1), "SAME", "RELU6"),
     "c2_m3_s2x1_dil1x2": ((1, 9, 10, 2), (1, 2, 3, 6), 3, (2, 1), (1, 2), "SAME", "NONE"),
 }
 

@@ -154,6 +154,41 @@ inline void mblock(const uint8_t* const* ptrs, int64_t np, const int16_t* pw, in
   }
 }
 
+// Block cb of 32 channels of npx output pixels of one row whose windows lie inside the input:
+// pixel i's tap t at base + i * step + off[t] (off[2 * np - 1]: any tap, its weights are 0).
+// The requantization constants are loaded once for all the pixels.
+template <bool S, int NP>
+inline void mrow(const uint8_t* base, int64_t step, const int64_t* off, int64_t np,
+                 int64_t npx, const int16_t* pw, int64_t nb, int64_t cb, int64_t C,
+                 const int32_t* cc, const RequantVec& v, uint8_t* dst) {
+  const int64_t c = cb * 32, left = C - c;
+  const __mmask32 mk = mask32_of(left);
+  const __m512i i0 = _mm512_setr_epi32(0, 1, 2, 3, 16, 17, 18, 19, 4, 5, 6, 7, 20, 21, 22, 23);
+  const __m512i i1 = _mm512_setr_epi32(8, 9, 10, 11, 24, 25, 26, 27, 12, 13, 14, 15, 28, 29,
+                                       30, 31);
+  const __m512i cc0 = _mm512_maskz_loadu_epi32(mask16_of(left), cc + c);
+  const __m512i cc1 = _mm512_maskz_loadu_epi32(mask16_of(left - 16), cc + c + 16);
+  const Requant16 rq0(v, c), rq1(v, c + 16);   // (RequantVec arrays cover whole 32-blocks)
+  const int64_t n = NP ? NP : np;
+  const uint8_t* px = base + c;
+  uint8_t* d = dst + c;
+  for (int64_t i = 0; i < npx; ++i, px += step, d += C) {
+    __m512i lo = _mm512_setzero_si512(), hi = _mm512_setzero_si512();
+#pragma GCC unroll 5
+    for (int64_t t = 0; t < n; ++t) {
+      const __m512i xa = load_x16<S>(px + off[2 * t], mk);
+      const __m512i xb = load_x16<S>(px + off[2 * t + 1], mk);
+      const int16_t* wp = pw + (t * nb + cb) * 64;
+      lo = _mm512_dpwssd_epi32(lo, _mm512_unpacklo_epi16(xa, xb), _mm512_load_si512(wp));
+      hi = _mm512_dpwssd_epi32(hi, _mm512_unpackhi_epi16(xa, xb), _mm512_load_si512(wp + 32));
+    }
+    store_bytes16(d, rq0(_mm512_add_epi32(_mm512_permutex2var_epi32(lo, i0, hi), cc0)), left);
+    if (left > 16)
+      store_bytes16(d + 16, rq1(_mm512_add_epi32(_mm512_permutex2var_epi32(lo, i1, hi), cc1)),
+                    left - 16);
+  }
+}
+
 // the 32-channel blocks [cb0, cb1) of one output pixel
 template <bool S, int NP>
 inline void vpixel(const uint8_t* const* ptrs, int64_t np, const int16_t* pw, int64_t C,
@@ -171,16 +206,17 @@ void dw_rows_vec(const DwParams& p, const uint8_t* x, const int16_t* /*w: p.pw*/
                  int64_t cb1) {
   const ConvGeom& g = p.g;
   const RequantVec v = *rq.vec;
-  const int64_t C = p.cout, taps = g.kh * g.kw, np = (taps + 1) / 2;
+  const int64_t C = p.cout, taps = g.kh * g.kw, np = (taps + 1) / 2, nb = (C + 31) / 32;
   uint8_t* pad = new uint8_t[C];
   const int16_t* pw = p.pw;                      // made by depthwise() when mult is 1
   const int32_t* cc = p.wsum;
   const uint8_t** ptrs = new const uint8_t*[2 * np];
-  int64_t* off = new int64_t[taps];              // a tap's offset from the window's corner
+  int64_t* off = new int64_t[2 * np];            // a tap's offset from the window's corner
   std::memset(pad, static_cast<uint8_t>(p.x_zp), static_cast<size_t>(C));
   for (int64_t ky = 0; ky < g.kh; ++ky)
     for (int64_t kx = 0; kx < g.kw; ++kx) off[ky * g.kw + kx] = (ky * g.dh * g.iw + kx * g.dw) * C;
-  ptrs[2 * np - 1] = pad;                         // the odd tap's partner (weights 0)
+  if (taps % 2) off[taps] = off[taps - 1];        // the odd tap's partner (weights 0)
+  ptrs[2 * np - 1] = pad;                         // (the same, in the pointer form)
   // output columns whose window lies inside the input columns: [ox0, ox1)
   int64_t ox0 = 0, ox1 = g.ow;
   while (ox0 < g.ow && ox0 * g.sw - g.pad_left < 0) ++ox0;
@@ -189,22 +225,26 @@ void dw_rows_vec(const DwParams& p, const uint8_t* x, const int16_t* /*w: p.pw*/
     const int64_t oy = row % g.oh, b = row / g.oh;
     const int64_t iy0 = oy * g.sh - g.pad_top;
     const bool rows_in = iy0 >= 0 && iy0 + (g.kh - 1) * g.dh < g.ih;
-    for (int64_t ox = 0; ox < g.ow; ++ox) {
-      if (rows_in && ox >= ox0 && ox < ox1) {
-        const uint8_t* base = x + ((b * g.ih + iy0) * g.iw + ox * g.sw - g.pad_left) * C;
-        for (int64_t t = 0; t < taps; ++t) ptrs[t] = base + off[t];
-      } else {
-        for (int64_t ky = 0; ky < g.kh; ++ky) {
-          const int64_t iy = iy0 + ky * g.dh;
-          for (int64_t kx = 0; kx < g.kw; ++kx) {
-            const int64_t ix = ox * g.sw - g.pad_left + kx * g.dw;
-            const bool in = iy >= 0 && iy < g.ih && ix >= 0 && ix < g.iw;
-            ptrs[ky * g.kw + kx] = in ? x + ((b * g.ih + iy) * g.iw + ix) * C : pad;
-          }
+    uint8_t* orow = out + (b * g.oh + oy) * g.ow * C;
+    if (rows_in && ox1 > ox0) {                   // the row's inner pixels, block by block
+      const uint8_t* base = x + ((b * g.ih + iy0) * g.iw + ox0 * g.sw - g.pad_left) * C;
+      for (int64_t cb = cb0; cb < cb1; ++cb)
+        mrow<S, NP>(base, g.sw * C, off, np, ox1 - ox0, pw, nb, cb, C, cc, v, orow + ox0 * C);
+    }
+    for (int64_t ox = 0; ox < g.ow; ++ox) {       // the others, pixel by pixel
+      if (rows_in && ox == ox0 && ox1 > ox0) {
+        ox = ox1 - 1;
+        continue;
+      }
+      for (int64_t ky = 0; ky < g.kh; ++ky) {
+        const int64_t iy = iy0 + ky * g.dh;
+        for (int64_t kx = 0; kx < g.kw; ++kx) {
+          const int64_t ix = ox * g.sw - g.pad_left + kx * g.dw;
+          const bool in = iy >= 0 && iy < g.ih && ix >= 0 && ix < g.iw;
+          ptrs[ky * g.kw + kx] = in ? x + ((b * g.ih + iy) * g.iw + ix) * C : pad;
         }
       }
-      vpixel<S, NP>(ptrs, np, pw, C, cc, v, out + ((b * g.oh + oy) * g.ow + ox) * C, cb0,
-                    cb1);
+      vpixel<S, NP>(ptrs, np, pw, C, cc, v, orow + ox * C, cb0, cb1);
     }
   }
   delete[] off;

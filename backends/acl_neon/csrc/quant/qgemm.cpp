@@ -56,7 +56,7 @@ bool RequantVecStore::build(const Requant& rq, int64_t n) {
   if (rq.fc || n < 1) return false;
   for (int64_t c = 0; c < n; ++c)
     if (rq.m[c] < INT32_MIN || rq.m[c] > INT32_MAX || rq.s[c] < 32 || rq.s[c] > 63) return false;
-  const int64_t np = (n + 15) / 16 * 16;
+  const int64_t np = (n + 31) / 32 * 32;    // whole blocks of 32 (the depthwise kernels' unit)
   m32_.assign(np + 16, 0);                  // + 16: read from c + 1 (odd channels)
   sh32_.assign(np, 0);
   for (auto* v : {&k8_, &k16_, &df8_, &df16_}) v->assign(np, 0);
@@ -197,11 +197,30 @@ inline void xor_copy(uint8_t* dst, const uint8_t* src, int64_t n, uint8_t flip) 
   for (; i < n; ++i) dst[i] = src[i] ^ flip;
 }
 
+// 16 bytes from src, XOR flip in every byte, to dst (one vector load and store)
+inline void xor_copy16(uint8_t* dst, const uint8_t* src, uint64_t f8) {
+  uint64_t v[2];
+  std::memcpy(v, src, 16);
+  v[0] ^= f8;
+  v[1] ^= f8;
+  std::memcpy(dst, v, 16);
+}
+
+// bytes that im2col_rows may write past the end of its `a` rows (kept allocated by callers)
+constexpr int64_t kIm2colSlack = 16;
+
 // rows [m0, m0 + rows) of the im2col matrix as `a` codes, zero past k; returns row sums
 void im2col_rows(const ConvParams& p, const uint8_t* x, int64_t m0, int64_t rows, uint8_t* a,
                  int64_t* rowsum) {
   const ConvGeom& g = p.g;
   const uint8_t flip = p.x_signed ? 0x80 : 0;
+  const uint64_t f8 = 0x0101010101010101ull * flip;
+  const int64_t span = g.kw * g.cin, row_bytes = g.iw * g.cin;
+  // windows inside the input whose rows are at most 16 bytes are copied 16 bytes at a time
+  // (the extra bytes land where the next span, the zero padding or the next row goes) when
+  // those 16 bytes lie inside x
+  const bool short_rows = g.dw == 1 && span <= 16;
+  const int64_t x_bytes = g.batch * g.ih * row_bytes;
   const bool direct = g.kh == 1 && g.kw == 1 && g.sh == 1 && g.sw == 1 && g.pad_top == 0 &&
                       g.pad_left == 0 && g.oh == g.ih && g.ow == g.iw;
   // output pixel (b, oy, ox) of row m0, then stepped along with r
@@ -218,8 +237,16 @@ void im2col_rows(const ConvParams& p, const uint8_t* x, int64_t m0, int64_t rows
       for (int64_t c = 0; c < g.cin; ++c) ar[c] = src[c] ^ flip;
     } else {
       uint8_t* dst = ar;
-      const int64_t ix0 = ox * g.sw - g.pad_left, span = g.kw * g.cin;
+      const int64_t ix0 = ox * g.sw - g.pad_left, iy0 = oy * g.sh - g.pad_top;
       const bool cols_in = g.dw == 1 && ix0 >= 0 && ix0 + g.kw <= g.iw;
+      if (short_rows && cols_in && iy0 >= 0 && iy0 + (g.kh - 1) * g.dh < g.ih) {
+        const int64_t at = ((b * g.ih + iy0) * g.iw + ix0) * g.cin, step = g.dh * row_bytes;
+        if (at + (g.kh - 1) * step + 16 <= x_bytes) {
+          const uint8_t* src = x + at;
+          for (int64_t ky = 0; ky < g.kh; ++ky, src += step, dst += span) xor_copy16(dst, src, f8);
+          goto row_done;
+        }
+      }
       for (int64_t ky = 0; ky < g.kh; ++ky) {
         int64_t iy = oy * g.sh - g.pad_top + ky * g.dh;
         if (cols_in && iy >= 0 && iy < g.ih) {     // the window's row: contiguous input bytes
@@ -238,6 +265,7 @@ void im2col_rows(const ConvParams& p, const uint8_t* x, int64_t m0, int64_t rows
         }
       }
     }
+  row_done:
     for (int64_t q = p.k; q < p.kp; ++q) ar[q] = 0;
     if (p.rcoef) {
       int64_t s = 0;
@@ -282,7 +310,7 @@ void conv_u8s8(const ConvParams& p, const uint8_t* x, const int8_t* packed,
     return r < m_total ? r : m_total;
   };
   parallel_range(static_cast<int>(units), units, 1, [&](int64_t ub, int64_t ue) {
-    std::vector<uint8_t> a(static_cast<size_t>(tile * p.kp));
+    std::vector<uint8_t> a(static_cast<size_t>(tile * p.kp + kIm2colSlack));
     std::vector<int32_t> c(fused ? 0 : static_cast<size_t>(tile * ldc));
     std::vector<int64_t> rowsum(static_cast<size_t>(tile));
     for (int64_t u = ub; u < ue; ++u) {

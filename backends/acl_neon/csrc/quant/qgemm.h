@@ -54,7 +54,7 @@ struct Requant {
 // vpmuldq/vmull product), t >> s = (t >> 32) >> (s - 32), i.e. the high half of t shifted by
 // sh32 = s - 32 in 32-bit lanes. The 64-bit constants are stored twice, in groups of 8 and 16
 // channels ([even channels][odd channels] per group), the layouts of the AVX2 / AVX-512 even
-// and odd products; arrays are zero-padded to a multiple of 16 channels (thresh: INT64_MIN),
+// and odd products; arrays are zero-padded to a multiple of 32 channels (thresh: INT64_MIN),
 // m32 by 16 more (the AVX-512 form reads m32 + c + 1).
 // The clamp is done before the zero point is added (lo_z = lo - zp, hi_z = hi - zp), which is
 // the same result without int32 overflow.
