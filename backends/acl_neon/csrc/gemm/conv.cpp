@@ -22,22 +22,46 @@ inline void zero_floats(float* dst, int64_t n) {
   for (int64_t i = 0; i < n; ++i) dst[i] = 0.0f;
 }
 
-// the K = kh*kw*cin window of output pixel m, zeros where it falls on the padding
-void gather_window(const ConvGeom& g, const float* x, int64_t m, float* dst) {
-  const int64_t ox = m % g.ow, rest = m / g.ow;
-  const int64_t oy = rest % g.oh, bn = rest / g.oh;
+// the K = kh*kw*cin window of output pixel (bn, oy, ox), zeros where it falls on the padding
+void gather_window(const ConvGeom& g, const float* x, int64_t bn, int64_t oy, int64_t ox,
+                   float* dst) {
   const float* xb = x + bn * g.h * g.w * g.cin;
+  const int64_t ix0 = ox * g.sw - g.pl, span = g.kw * g.cin;
+  const bool cols_in = g.dw == 1 && ix0 >= 0 && ix0 + g.kw <= g.w;   // one run per window row
   for (int64_t i = 0; i < g.kh; ++i) {
     const int64_t iy = oy * g.sh - g.pt + i * g.dh;
     if (iy < 0 || iy >= g.h) {
-      zero_floats(dst, g.kw * g.cin);
-      dst += g.kw * g.cin;
+      zero_floats(dst, span);
+      dst += span;
+      continue;
+    }
+    if (cols_in) {
+      const float* src = xb + (iy * g.w + ix0) * g.cin;
+      if (span < 16) {
+        for (int64_t k = 0; k < span; ++k) dst[k] = src[k];
+      } else {
+        std::memcpy(dst, src, static_cast<size_t>(span) * sizeof(float));
+      }
+      dst += span;
       continue;
     }
     for (int64_t j = 0; j < g.kw; ++j, dst += g.cin) {
       const int64_t ix = ox * g.sw - g.pl + j * g.dw;
       if (ix < 0 || ix >= g.w) zero_floats(dst, g.cin);
       else copy_floats(dst, xb + (iy * g.w + ix) * g.cin, g.cin);
+    }
+  }
+}
+
+// the windows of output pixels [m, m + rows), one row of K floats each
+void gather_rows(const ConvGeom& g, const float* x, int64_t m, int rows, float* dst) {
+  int64_t ox = m % g.ow, oy = (m / g.ow) % g.oh, bn = m / g.ow / g.oh;
+  const int64_t K = g.kh * g.kw * g.cin;
+  for (int r = 0; r < rows; ++r, dst += K) {
+    gather_window(g, x, bn, oy, ox, dst);
+    if (++ox == g.ow) {
+      ox = 0;
+      if (++oy == g.oh) { oy = 0; ++bn; }
     }
   }
 }
@@ -57,7 +81,7 @@ void conv2d_f32(const ConvGeom& g, const float* x, const PackedB& b, float* y, f
   const int64_t K = b.K;
   run_tiles(M, b, y, g.cout, lo, hi, threads, true,
             [&](int64_t m0, int rows, float* scratch, int64_t& lda) {
-              for (int r = 0; r < rows; ++r) gather_window(g, x, m0 + r, scratch + r * K);
+              gather_rows(g, x, m0, rows, scratch);
               lda = K;
               return static_cast<const float*>(scratch);
             });
