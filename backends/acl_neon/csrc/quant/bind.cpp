@@ -41,7 +41,7 @@ ConvGeom geom_of(const std::vector<int64_t>& v) {
 
 struct RequantStore {
   std::vector<int64_t> m, k, thresh, dfix;
-  std::vector<int32_t> s, left, bias;
+  std::vector<int32_t> s, left, bias, m32;
   RequantVecStore vstore;
   Requant rq{};
 
@@ -61,6 +61,13 @@ struct RequantStore {
         if (v > 31) throw py::value_error("right shift out of range");
       rq.left = left.data();
       rq.bias = bias.data();
+      bool m_int32 = true;
+      for (int64_t v : m) m_int32 = m_int32 && v >= 0 && v <= INT32_MAX;
+      if (m_int32) {
+        m32.assign(static_cast<size_t>(n + 32), 0);
+        for (int64_t c = 0; c < n; ++c) m32[c] = static_cast<int32_t>(m[c]);
+        rq.fc_m32 = m32.data();
+      }
     } else {
       k = vec<int64_t>(d["k"], "k", n);
       thresh = vec<int64_t>(d["thresh"], "thresh", n);

@@ -45,7 +45,7 @@ Requant Requant::from_channel(int64_t c0) const {
   Requant r = *this;
   for (const int64_t** q : {&r.m, &r.k, &r.thresh, &r.dfix})
     if (*q) *q += c0;
-  for (const int32_t** q : {&r.s, &r.left, &r.bias})
+  for (const int32_t** q : {&r.s, &r.left, &r.bias, &r.fc_m32})
     if (*q) *q += c0;
   r.vec_c0 += c0;
   return r;
@@ -89,6 +89,10 @@ bool RequantVecStore::build(const Requant& rq, int64_t n) {
 void requant_row(const int32_t* acc, const int32_t* ccoef, int64_t row_add, int64_t n,
                  const Requant& rq, uint8_t* out) {
 #if defined(__x86_64__)
+  if (rq.fc && rq.fc_m32 && active_isa() == Isa::Avx512) {
+    requant_row_fc_avx512(acc, ccoef, row_add, n, rq, out);
+    return;
+  }
   if (!rq.fc && row_add >= INT32_MIN && row_add <= INT32_MAX) {
     const Isa isa = active_isa();
     if (rq.vec && isa == Isa::Avx512 && rq.vec_c0 % 16 == 0) {

@@ -40,6 +40,8 @@ struct Requant {
   bool fc = false;
   const int32_t* left = nullptr;
   const int32_t* bias = nullptr;
+  // fc mode: m as int32, zero-padded by 32 entries (the AVX-512 form; nullptr: none)
+  const int32_t* fc_m32 = nullptr;
   // the vector form of these constants (conv mode, see RequantVec) and the channel of
   // `vec` that is this Requant's channel 0 (from_channel advances it)
   const RequantVec* vec = nullptr;
@@ -100,6 +102,9 @@ void gemm_u8s8_avx512(const uint8_t* a, int64_t rows, int64_t kp, const int8_t* 
                       int64_t nblocks, int32_t* c, int64_t ldc);
 void requant_row_avx512(const int32_t* acc, const int32_t* ccoef, int64_t row_add, int64_t n,
                         const Requant& rq, uint8_t* out);
+// requant_row in fc mode with rq.fc_m32
+void requant_row_fc_avx512(const int32_t* acc, const int32_t* ccoef, int64_t row_add, int64_t n,
+                           const Requant& rq, uint8_t* out);
 // requant_row with rq.vec (rq.vec_c0 a multiple of 16 / 8)
 void requant_row_vec_avx512(const int32_t* acc, const int32_t* ccoef, int64_t row_add,
                             int64_t n, const Requant& rq, uint8_t* out);

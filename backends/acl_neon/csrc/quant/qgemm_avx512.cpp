@@ -151,6 +151,38 @@ void gemm_u8s8_avx512(const uint8_t* a, int64_t rows, int64_t kp, const int8_t* 
   if (blk < nblocks) rows_of<1>(a, rows, kp, b + blk * bstride, c + blk * kNB, ldc);
 }
 
+// fc mode in 32-bit lanes: x = wrap32(acc + ccoef + row_add + bias) << left (wrapping);
+// h = SRDHM(x, m) = (x * m + 2^30) >> 31, a floor (C++'s truncating division of the nudged
+// product lands there for either sign; m >= 0 cannot saturate); y = round-half-up h >> s,
+// i.e. (h >> s) + bit s - 1 of h (s > 0), exact without the int64 sum.
+void requant_row_fc_avx512(const int32_t* acc, const int32_t* ccoef, int64_t row_add, int64_t n,
+                           const Requant& rq, uint8_t* out) {
+  const __m512i radd = _mm512_set1_epi32(static_cast<int32_t>(static_cast<uint32_t>(row_add)));
+  const __m512i half = _mm512_set1_epi64(int64_t{1} << 30), one = _mm512_set1_epi32(1);
+  const __m512i lo = _mm512_set1_epi32(rq.lo - rq.zp_add), hi = _mm512_set1_epi32(rq.hi - rq.zp_add);
+  const __m512i zp = _mm512_set1_epi32(rq.zp_add);
+  for (int64_t c = 0; c < n; c += 16) {
+    const __mmask16 mk = mask16_of(n - c);
+    __m512i x = _mm512_add_epi32(_mm512_maskz_loadu_epi32(mk, acc + c),
+                                 _mm512_maskz_loadu_epi32(mk, ccoef + c));
+    x = _mm512_add_epi32(_mm512_add_epi32(x, radd), _mm512_maskz_loadu_epi32(mk, rq.bias + c));
+    x = _mm512_sllv_epi32(x, _mm512_maskz_loadu_epi32(mk, rq.left + c));
+    // even channels' products in the low dwords' qwords, odd ones' via x >> 32 and m32 + c + 1
+    __m512i pe = _mm512_add_epi64(_mm512_mul_epi32(x, _mm512_loadu_si512(rq.fc_m32 + c)), half);
+    __m512i po = _mm512_add_epi64(
+        _mm512_mul_epi32(_mm512_srli_epi64(x, 32), _mm512_loadu_si512(rq.fc_m32 + c + 1)), half);
+    __m512i h = _mm512_mask_blend_epi32(static_cast<__mmask16>(0xAAAA),
+                                        _mm512_srli_epi64(pe, 31), _mm512_slli_epi64(po, 1));
+    const __m512i sh = _mm512_maskz_loadu_epi32(mk, rq.s + c);
+    const __mmask16 pos = _mm512_cmpgt_epi32_mask(sh, _mm512_setzero_si512());
+    const __m512i bit = _mm512_maskz_and_epi32(
+        pos, _mm512_srav_epi32(h, _mm512_sub_epi32(sh, one)), one);
+    __m512i y = _mm512_add_epi32(_mm512_srav_epi32(h, sh), bit);
+    y = _mm512_add_epi32(_mm512_min_epi32(_mm512_max_epi32(y, lo), hi), zp);
+    _mm_mask_storeu_epi8(out + c, mk, _mm512_cvtepi32_epi8(y));
+  }
+}
+
 void requant_row_avx512(const int32_t* acc, const int32_t* ccoef, int64_t row_add, int64_t n,
                         const Requant& rq, uint8_t* out) {
   const __m512i radd = _mm512_set1_epi64(row_add), zp = _mm512_set1_epi64(rq.zp_add);
