@@ -1,4 +1,5 @@
-"""acl_neon's direct 8-bit ADD/SUB (same shapes: csrc/quant/qadd.h) and MEAN (qmean.h) against
+"""acl_neon's direct 8-bit ADD/SUB (same shapes: csrc/quant/qadd.h), MEAN (qmean.h) and int8
+BATCH_MATMUL (exact float32 GEMM, native requantization: ops/quant_matmul.py) against
 the interpreter, bit-exact, at every ISA level of the native module and with 1 and 2 threads;
 every model runs on acl_neon alone (the op must be taken)."""
 from __future__ import annotations
@@ -11,10 +12,12 @@ import pytest
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "ops"))
 
+from onert_py import Session  # noqa: E402
 from onert_py.core.loader.flatbuffer_loader import load_flatbuffer  # noqa: E402
 from quant_harness import qrand  # noqa: E402
 from test_q_binary import QPARAMS, all_pairs, binary_model  # noqa: E402
 from test_q_binary import qp as add_qp  # noqa: E402
+from test_q_matmul import A_SCALE, B_SCALE, SHAPES, bmm_model, case, out_shape  # noqa: E402
 from test_q_pool_reduce import RATIOS, reduce_model  # noqa: E402
 import test_acl_neon_quant_util as qutil  # noqa: E402
 from test_acl_neon_quant_util import ISAS, check_threads  # noqa: E402
@@ -77,3 +80,35 @@ def test_mean_refuses_non_contiguous_axes():
     assert not ok and "contiguous" in why
     check_threads(model, [qrand(np.random.default_rng(3), shape, "int8")],
                   backends="acl_neon;cpu")
+
+
+def _bmm(name, mult, b_const, zps, seed=0):
+    rng = np.random.default_rng(seed + len(name))
+    a, b, adj_x, adj_y = case(rng, "int8", "int8", name, zps, small=(-120, 120))
+    ys = float(np.float32(A_SCALE) * np.float32(B_SCALE) / np.float32(mult))
+    model = bmm_model(a.shape, "int8", zps[0], b, zps[1], b_const,
+                      out_shape(a.shape, b.shape, adj_x, adj_y), "int8", ys, zps[2],
+                      adj_x=adj_x, adj_y=adj_y)
+    return model, [a] if b_const else [a, b]
+
+
+# 2^-6: exact ties; 2.0: a left-shifting multiplier (the cpu kernel's own code path)
+MULTS = [2.0 ** -6, 0.37 / 40, 2.0]
+
+
+@pytest.mark.parametrize("name", list(SHAPES))
+@pytest.mark.parametrize("mult", MULTS)
+@pytest.mark.parametrize("b_const", [False, True])
+@pytest.mark.parametrize("zps", [(0, 0, 0), (3, -2, 5)])
+def test_batch_matmul_int8(name, mult, b_const, zps):
+    check_threads(*_bmm(name, mult, b_const, zps))
+
+
+@pytest.mark.parametrize("mult", MULTS[:2])
+def test_batch_matmul_int8_each_isa(isa, mult):
+    """The native requantization at every ISA level (the kernel takes its native path)."""
+    model, inputs = _bmm("bcast4d", mult, False, (3, -2, 5), seed=3)
+    check_threads(model, inputs)
+    sess = Session(model, backends="acl_neon")
+    kernels = [st.kernel for st in sess._compiled.executor._live]
+    assert any(type(k).__name__ == "NeonQBatchMatMul" and k.native is not None for k in kernels)

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "bind_util.h"
+#include "parallel.h"
 #include "qbind.h"
 #include "qelem.h"
 #include "qgemm.h"
@@ -213,6 +214,28 @@ struct BinaryPlan {
   }
 };
 
+// The requantization alone, over int32 rows of n channels (accumulators made elsewhere: the
+// quantized BatchMatMul's exact float32 GEMM)
+struct RequantPlan {
+  int64_t n;
+  RequantStore rs;
+  std::vector<int32_t> zeros;
+  RequantPlan(int64_t n_, py::dict d) : n(n_), rs(n_, d), zeros(static_cast<size_t>(n_), 0) {
+    if (n < 1) throw py::value_error("requant: channels must be >= 1");
+  }
+  void run(py::array acc, py::array out, int threads) {
+    const int64_t count = acc.size();
+    if (count % n != 0) throw py::value_error("requant: not whole rows of the channels");
+    const int32_t* a = in_buffer<int32_t>(acc, "requant acc", count);
+    uint8_t* o = bytes_of(out, "requant out", count, true);
+    const int64_t rows = count / n;
+    py::gil_scoped_release release;
+    parallel_range(threads, rows, 1 + 8192 / n, [&](int64_t b, int64_t e) {
+      for (int64_t r = b; r < e; ++r) requant_row(a + r * n, zeros.data(), 0, n, rs.rq, o + r * n);
+    });
+  }
+};
+
 }  // namespace
 
 PYBIND11_MODULE(_quant, m) {
@@ -228,6 +251,9 @@ PYBIND11_MODULE(_quant, m) {
   py::class_<PoolPlan>(m, "PoolPlan")
       .def(py::init<std::vector<int64_t>, bool, bool, int32_t, int32_t>())
       .def("run", &PoolPlan::run);
+  py::class_<RequantPlan>(m, "RequantPlan")
+      .def(py::init<int64_t, py::dict>())
+      .def("run", &RequantPlan::run);
   py::class_<BinaryPlan>(m, "BinaryPlan")
       .def(py::init<py::array, py::object, std::vector<int64_t>, std::vector<int64_t>,
                     std::vector<int64_t>>())
