@@ -11,7 +11,7 @@ import numpy as np
 
 from ...cpu.ops.quant.base import I8
 from ...cpu.ops.quant.qconv import ConvRequant
-from ...cpu.ops.quant.qgemm import Operand, dtype_bound, pick_float
+from ...cpu.ops.quant.qgemm import dtype_bound, pick_float
 from ...cpu.ops.quant.qmatmul import QBatchMatMulLayer
 from .quant import QuantNeon, conv_requant, qregister
 
@@ -30,10 +30,16 @@ class NeonQBatchMatMul(QuantNeon, QBatchMatMulLayer):
         return True, ""
 
     def prepare(self) -> None:
+        """The native path where it is exact for any inputs: right-shifting multiplier, and a
+        float32 GEMM by the operands' dtype bounds (static shapes: the depth is known)."""
         self.native = None
-        y = self.outputs[0]
+        a, y = self.inputs[0], self.outputs[0]
         n = int(y.shape[-1]) if len(y.shape) else 0
-        if self.raw or n < 1 or int(np.max(self.s)) > 0:
+        depth = int(a.shape[-2] if self.adj_x else a.shape[-1]) if len(a.shape) else 0
+        self.b_bound = dtype_bound(I8, self.b_zp)
+        bmax = self.bop.amax if self.bop is not None else self.b_bound
+        if self.raw or n < 1 or int(np.max(self.s)) > 0 \
+                or pick_float(depth, self.a_bound, bmax) is not np.float32:
             return                      # the cpu kernel's path (see the module doc)
         rq = ConvRequant(self.m, self.s, np.zeros(n, np.int64), self.y_zp, self.lo, self.hi,
                          mode="q31", split=0)
@@ -43,15 +49,7 @@ class NeonQBatchMatMul(QuantNeon, QBatchMatMulLayer):
     def run(self) -> None:
         if self.native is None:
             return QBatchMatMulLayer.run(self)
-        a = self.buf(0)
-        if self.adj_x:
-            a = np.swapaxes(a, -1, -2)
-        bop = self.bop if self.bop is not None else \
-            Operand(self.rhs(self.buf(1)), self.b_zp, dtype_bound(I8, self.b_zp))
-        aop = Operand(a, self.a_zp, self.a_bound)
-        if pick_float(aop.depth, aop.amax, bop.amax) is not np.float32 \
-                or self.acc.shape != self.out.shape:
-            return QBatchMatMulLayer.run(self)
+        aop, bop = self.operands(self.b_bound)
         np.copyto(self.acc, np.matmul(aop.as_float(np.float32), bop.as_float(np.float32)),
                   casting="unsafe")         # exact integers below 2^24
         self.native.run(self.acc, self.out, self.threads)

@@ -36,12 +36,7 @@ void gather_window(const ConvGeom& g, const float* x, int64_t bn, int64_t oy, in
       continue;
     }
     if (cols_in) {
-      const float* src = xb + (iy * g.w + ix0) * g.cin;
-      if (span < 16) {
-        for (int64_t k = 0; k < span; ++k) dst[k] = src[k];
-      } else {
-        std::memcpy(dst, src, static_cast<size_t>(span) * sizeof(float));
-      }
+      copy_floats(dst, xb + (iy * g.w + ix0) * g.cin, span);
       dst += span;
       continue;
     }

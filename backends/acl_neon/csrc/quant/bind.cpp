@@ -42,7 +42,7 @@ ConvGeom geom_of(const std::vector<int64_t>& v) {
 
 struct RequantStore {
   std::vector<int64_t> m, k, thresh, dfix;
-  std::vector<int32_t> s, left, bias, m32;
+  std::vector<int32_t> s, left, bias;
   RequantVecStore vstore;
   Requant rq{};
 
@@ -62,13 +62,6 @@ struct RequantStore {
         if (v > 31) throw py::value_error("right shift out of range");
       rq.left = left.data();
       rq.bias = bias.data();
-      bool m_int32 = true;
-      for (int64_t v : m) m_int32 = m_int32 && v >= 0 && v <= INT32_MAX;
-      if (m_int32) {
-        m32.assign(static_cast<size_t>(n + 32), 0);
-        for (int64_t c = 0; c < n; ++c) m32[c] = static_cast<int32_t>(m[c]);
-        rq.fc_m32 = m32.data();
-      }
     } else {
       k = vec<int64_t>(d["k"], "k", n);
       thresh = vec<int64_t>(d["thresh"], "thresh", n);
@@ -82,7 +75,7 @@ struct RequantStore {
     rq.zp_add = d["zp_add"].cast<int32_t>();
     rq.lo = d["lo"].cast<int32_t>();
     rq.hi = d["hi"].cast<int32_t>();
-    if (vstore.build(rq, n)) rq.vec = vstore.get();
+    vstore.attach(rq, n);
   }
 };
 

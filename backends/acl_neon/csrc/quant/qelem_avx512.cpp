@@ -106,7 +106,39 @@ inline __mmask32 mask32_of(int64_t left) {
                                 : static_cast<__mmask32>((1u << left) - 1);
 }
 
-// NB blocks of 32 channels from block cb of one output pixel, requantized in registers
+// lo, hi += one pair of taps' inputs (xa, xb: 32 channels as int16) times their packed
+// weights wp (the pair's block: lo then hi half)
+inline void tap_pair(__m512i& lo, __m512i& hi, __m512i xa, __m512i xb, const int16_t* wp) {
+  lo = _mm512_dpwssd_epi32(lo, _mm512_unpacklo_epi16(xa, xb), _mm512_load_si512(wp));
+  hi = _mm512_dpwssd_epi32(hi, _mm512_unpackhi_epi16(xa, xb), _mm512_load_si512(wp + 32));
+}
+
+// The output side of the 32-channel block from channel c: the accumulators (lo, hi) back in
+// channel order (lo holds channels 8L + 0..3 of each 128-bit lane L, hi 8L + 4..7), plus cc,
+// requantized and stored; constants loaded once (RequantVec arrays cover whole 32-blocks).
+struct BlockOut {
+  int64_t left;
+  __m512i cc0, cc1;
+  Requant16 rq0, rq1;
+
+  BlockOut(const int32_t* cc, const RequantVec& v, int64_t c, int64_t C)
+      : left(C - c), cc0(_mm512_maskz_loadu_epi32(mask16_of(C - c), cc + c)),
+        cc1(_mm512_maskz_loadu_epi32(mask16_of(C - c - 16), cc + c + 16)), rq0(v, c),
+        rq1(v, c + 16) {}
+
+  void operator()(__m512i lo, __m512i hi, uint8_t* d) const {
+    const __m512i i0 = _mm512_setr_epi32(0, 1, 2, 3, 16, 17, 18, 19, 4, 5, 6, 7, 20, 21, 22, 23);
+    store_bytes16(d, rq0(_mm512_add_epi32(_mm512_permutex2var_epi32(lo, i0, hi), cc0)), left);
+    if (left > 16) {
+      const __m512i i1 = _mm512_setr_epi32(8, 9, 10, 11, 24, 25, 26, 27, 12, 13, 14, 15, 28,
+                                           29, 30, 31);
+      store_bytes16(d + 16, rq1(_mm512_add_epi32(_mm512_permutex2var_epi32(lo, i1, hi), cc1)),
+                    left - 16);
+    }
+  }
+};
+
+// NB blocks of 32 channels from block cb of one output pixel (taps through `ptrs`)
 template <bool S, int NB, int NP>
 inline void mblock(const uint8_t* const* ptrs, int64_t np, const int16_t* pw, int64_t nb,
                    int64_t cb, int64_t C, const int32_t* cc, const RequantVec& v,
@@ -127,65 +159,34 @@ inline void mblock(const uint8_t* const* ptrs, int64_t np, const int16_t* pw, in
     const uint8_t* b = ptrs[2 * t + 1] + c;
     const int16_t* wp = pw + (t * nb + cb) * 64;
 #pragma GCC unroll 2
-    for (int j = 0; j < NB; ++j) {
-      const __m512i xa = load_x16<S>(a + 32 * j, mk[j]);
-      const __m512i xb = load_x16<S>(b + 32 * j, mk[j]);
-      lo[j] = _mm512_dpwssd_epi32(lo[j], _mm512_unpacklo_epi16(xa, xb),
-                                  _mm512_load_si512(wp + 64 * j));
-      hi[j] = _mm512_dpwssd_epi32(hi[j], _mm512_unpackhi_epi16(xa, xb),
-                                  _mm512_load_si512(wp + 64 * j + 32));
-    }
+    for (int j = 0; j < NB; ++j)
+      tap_pair(lo[j], hi[j], load_x16<S>(a + 32 * j, mk[j]), load_x16<S>(b + 32 * j, mk[j]),
+               wp + 64 * j);
   }
-  // back to channel order: lo holds channels 8L + 0..3 of each lane L, hi 8L + 4..7
-  const __m512i i0 = _mm512_setr_epi32(0, 1, 2, 3, 16, 17, 18, 19, 4, 5, 6, 7, 20, 21, 22, 23);
-  const __m512i i1 = _mm512_setr_epi32(8, 9, 10, 11, 24, 25, 26, 27, 12, 13, 14, 15, 28, 29,
-                                       30, 31);
 #pragma GCC unroll 2
-  for (int j = 0; j < NB; ++j) {
-    const int64_t cj = c + 32 * j, left = C - cj;
-    __m512i r = _mm512_permutex2var_epi32(lo[j], i0, hi[j]);
-    r = _mm512_add_epi32(r, _mm512_maskz_loadu_epi32(mask16_of(left), cc + cj));
-    store_bytes16(dst + cj, requant16_avx512(r, v, cj), left);
-    if (left > 16) {
-      r = _mm512_permutex2var_epi32(lo[j], i1, hi[j]);
-      r = _mm512_add_epi32(r, _mm512_maskz_loadu_epi32(mask16_of(left - 16), cc + cj + 16));
-      store_bytes16(dst + cj + 16, requant16_avx512(r, v, cj + 16), left - 16);
-    }
-  }
+  for (int j = 0; j < NB; ++j) BlockOut(cc, v, c + 32 * j, C)(lo[j], hi[j], dst + c + 32 * j);
 }
 
 // Block cb of 32 channels of npx output pixels of one row whose windows lie inside the input:
-// pixel i's tap t at base + i * step + off[t] (off[2 * np - 1]: any tap, its weights are 0).
-// The requantization constants are loaded once for all the pixels.
+// pixel i's tap t at base + i * step + off[t] (off[2 * np - 1]: any tap, its weights are 0),
+// the output side's constants loaded once for all the pixels.
 template <bool S, int NP>
 inline void mrow(const uint8_t* base, int64_t step, const int64_t* off, int64_t np,
                  int64_t npx, const int16_t* pw, int64_t nb, int64_t cb, int64_t C,
                  const int32_t* cc, const RequantVec& v, uint8_t* dst) {
-  const int64_t c = cb * 32, left = C - c;
-  const __mmask32 mk = mask32_of(left);
-  const __m512i i0 = _mm512_setr_epi32(0, 1, 2, 3, 16, 17, 18, 19, 4, 5, 6, 7, 20, 21, 22, 23);
-  const __m512i i1 = _mm512_setr_epi32(8, 9, 10, 11, 24, 25, 26, 27, 12, 13, 14, 15, 28, 29,
-                                       30, 31);
-  const __m512i cc0 = _mm512_maskz_loadu_epi32(mask16_of(left), cc + c);
-  const __m512i cc1 = _mm512_maskz_loadu_epi32(mask16_of(left - 16), cc + c + 16);
-  const Requant16 rq0(v, c), rq1(v, c + 16);   // (RequantVec arrays cover whole 32-blocks)
+  const int64_t c = cb * 32;
+  const __mmask32 mk = mask32_of(C - c);
+  const BlockOut out(cc, v, c, C);
   const int64_t n = NP ? NP : np;
   const uint8_t* px = base + c;
   uint8_t* d = dst + c;
   for (int64_t i = 0; i < npx; ++i, px += step, d += C) {
     __m512i lo = _mm512_setzero_si512(), hi = _mm512_setzero_si512();
 #pragma GCC unroll 5
-    for (int64_t t = 0; t < n; ++t) {
-      const __m512i xa = load_x16<S>(px + off[2 * t], mk);
-      const __m512i xb = load_x16<S>(px + off[2 * t + 1], mk);
-      const int16_t* wp = pw + (t * nb + cb) * 64;
-      lo = _mm512_dpwssd_epi32(lo, _mm512_unpacklo_epi16(xa, xb), _mm512_load_si512(wp));
-      hi = _mm512_dpwssd_epi32(hi, _mm512_unpackhi_epi16(xa, xb), _mm512_load_si512(wp + 32));
-    }
-    store_bytes16(d, rq0(_mm512_add_epi32(_mm512_permutex2var_epi32(lo, i0, hi), cc0)), left);
-    if (left > 16)
-      store_bytes16(d + 16, rq1(_mm512_add_epi32(_mm512_permutex2var_epi32(lo, i1, hi), cc1)),
-                    left - 16);
+    for (int64_t t = 0; t < n; ++t)
+      tap_pair(lo, hi, load_x16<S>(px + off[2 * t], mk), load_x16<S>(px + off[2 * t + 1], mk),
+               pw + (t * nb + cb) * 64);
+    out(lo, hi, d);
   }
 }
 

@@ -51,9 +51,22 @@ Requant Requant::from_channel(int64_t c0) const {
   return r;
 }
 
+void RequantVecStore::attach(Requant& rq, int64_t n) {
+  rq.vec = nullptr;
+  rq.fc_m32 = nullptr;
+  if (n < 1) return;
+  if (!rq.fc) {
+    if (build(rq, n)) rq.vec = &v_;
+    return;
+  }
+  for (int64_t c = 0; c < n; ++c)
+    if (rq.m[c] < 0 || rq.m[c] > INT32_MAX) return;
+  m32_.assign(static_cast<size_t>(n + 32), 0);    // + 32: read from c + 1, 16 at a time
+  for (int64_t c = 0; c < n; ++c) m32_[c] = static_cast<int32_t>(rq.m[c]);
+  rq.fc_m32 = m32_.data();
+}
+
 bool RequantVecStore::build(const Requant& rq, int64_t n) {
-  ok_ = false;
-  if (rq.fc || n < 1) return false;
   for (int64_t c = 0; c < n; ++c)
     if (rq.m[c] < INT32_MIN || rq.m[c] > INT32_MAX || rq.s[c] < 32 || rq.s[c] > 63) return false;
   const int64_t np = (n + 31) / 32 * 32;    // whole blocks of 32 (the depthwise kernels' unit)
@@ -82,7 +95,6 @@ bool RequantVecStore::build(const Requant& rq, int64_t n) {
   v_.zp = rq.zp_add;
   v_.lo_z = rq.lo - rq.zp_add;
   v_.hi_z = rq.hi - rq.zp_add;
-  ok_ = true;
   return true;
 }
 
@@ -220,64 +232,58 @@ void im2col_rows(const ConvParams& p, const uint8_t* x, int64_t m0, int64_t rows
   const uint8_t flip = p.x_signed ? 0x80 : 0;
   const uint64_t f8 = 0x0101010101010101ull * flip;
   const int64_t span = g.kw * g.cin, row_bytes = g.iw * g.cin;
-  // windows inside the input whose rows are at most 16 bytes are copied 16 bytes at a time
-  // (the extra bytes land where the next span, the zero padding or the next row goes) when
-  // those 16 bytes lie inside x
-  const bool short_rows = g.dw == 1 && span <= 16;
   const int64_t x_bytes = g.batch * g.ih * row_bytes;
   const bool direct = g.kh == 1 && g.kw == 1 && g.sh == 1 && g.sw == 1 && g.pad_top == 0 &&
                       g.pad_left == 0 && g.oh == g.ih && g.ow == g.iw;
+  auto row_sum = [&](const uint8_t* ar) {
+    int64_t s = 0;
+    if (p.rcoef)
+      for (int64_t q = 0; q < p.k; ++q) s += ar[q];
+    return s * p.rcoef;
+  };
+  if (direct && p.kp == g.cin) {    // the rows are x's own, contiguous: one pass
+    xor_copy(a, x + m0 * g.cin, rows * g.cin, flip);
+    for (int64_t r = 0; r < rows; ++r) rowsum[r] = row_sum(a + r * p.kp);
+    return;
+  }
   // output pixel (b, oy, ox) of row m0, then stepped along with r
   int64_t ox = m0 % g.ow, oy = (m0 / g.ow) % g.oh, b = m0 / g.ow / g.oh;
   for (int64_t r = 0; r < rows; ++r) {
-    const int64_t m = m0 + r;
     if (r > 0 && ++ox == g.ow) {
       ox = 0;
       if (++oy == g.oh) { oy = 0; ++b; }
     }
     uint8_t* ar = a + r * p.kp;
+    const int64_t ix0 = ox * g.sw - g.pad_left, iy0 = oy * g.sh - g.pad_top;
+    const bool cols_in = g.dw == 1 && ix0 >= 0 && ix0 + g.kw <= g.iw;
+    const int64_t at = ((b * g.ih + iy0) * g.iw + ix0) * g.cin, step = g.dh * row_bytes;
     if (direct) {
-      const uint8_t* src = x + m * g.cin;
-      for (int64_t c = 0; c < g.cin; ++c) ar[c] = src[c] ^ flip;
+      xor_copy(ar, x + (m0 + r) * g.cin, g.cin, flip);
+    } else if (span <= 16 && cols_in && iy0 >= 0 && iy0 + (g.kh - 1) * g.dh < g.ih &&
+               at + (g.kh - 1) * step + 16 <= x_bytes) {
+      // a window inside the input with rows of at most 16 bytes: 16 bytes per row (the extra
+      // ones land where the next row, the zero padding or the next window goes)
+      for (int64_t ky = 0; ky < g.kh; ++ky) xor_copy16(ar + ky * span, x + at + ky * step, f8);
     } else {
       uint8_t* dst = ar;
-      const int64_t ix0 = ox * g.sw - g.pad_left, iy0 = oy * g.sh - g.pad_top;
-      const bool cols_in = g.dw == 1 && ix0 >= 0 && ix0 + g.kw <= g.iw;
-      if (short_rows && cols_in && iy0 >= 0 && iy0 + (g.kh - 1) * g.dh < g.ih) {
-        const int64_t at = ((b * g.ih + iy0) * g.iw + ix0) * g.cin, step = g.dh * row_bytes;
-        if (at + (g.kh - 1) * step + 16 <= x_bytes) {
-          const uint8_t* src = x + at;
-          for (int64_t ky = 0; ky < g.kh; ++ky, src += step, dst += span) xor_copy16(dst, src, f8);
-          goto row_done;
-        }
-      }
       for (int64_t ky = 0; ky < g.kh; ++ky) {
-        int64_t iy = oy * g.sh - g.pad_top + ky * g.dh;
+        const int64_t iy = iy0 + ky * g.dh;
         if (cols_in && iy >= 0 && iy < g.ih) {     // the window's row: contiguous input bytes
           xor_copy(dst, x + ((b * g.ih + iy) * g.iw + ix0) * g.cin, span, flip);
           dst += span;
           continue;
         }
         for (int64_t kx = 0; kx < g.kw; ++kx, dst += g.cin) {
-          int64_t ix = ox * g.sw - g.pad_left + kx * g.dw;
-          if (iy < 0 || iy >= g.ih || ix < 0 || ix >= g.iw) {
+          const int64_t ix = ix0 + kx * g.dw;
+          if (iy < 0 || iy >= g.ih || ix < 0 || ix >= g.iw)
             std::memset(dst, p.pad_code, static_cast<size_t>(g.cin));
-          } else {
-            const uint8_t* src = x + ((b * g.ih + iy) * g.iw + ix) * g.cin;
-            for (int64_t c = 0; c < g.cin; ++c) dst[c] = src[c] ^ flip;
-          }
+          else
+            xor_copy(dst, x + ((b * g.ih + iy) * g.iw + ix) * g.cin, g.cin, flip);
         }
       }
     }
-  row_done:
     for (int64_t q = p.k; q < p.kp; ++q) ar[q] = 0;
-    if (p.rcoef) {
-      int64_t s = 0;
-      for (int64_t q = 0; q < p.k; ++q) s += ar[q];
-      rowsum[r] = s * p.rcoef;
-    } else {
-      rowsum[r] = 0;
-    }
+    rowsum[r] = row_sum(ar);
   }
 }
 
@@ -299,13 +305,10 @@ void conv_u8s8(const ConvParams& p, const uint8_t* x, const int8_t* packed,
   const bool csplit = t > 1 && nblocks >= 2 * t && m_total < 4 * t * tile;
   const int64_t units = csplit ? t : (t < (m_total + 5) / 6 ? t : (m_total + 5) / 6);
 #if defined(__x86_64__)
-  // AVX-512: requantization fused into the GEMM; int8 pointwise layers flip whole row tiles
+  // AVX-512: requantization fused into the GEMM
   const bool fused = rq.vec && rq.vec_c0 == 0 && active_isa() == Isa::Avx512;
-  const bool direct = fused && p.x_signed && p.rcoef == 0 && p.kp == g.cin && g.kh == 1 &&
-                      g.kw == 1 && g.sh == 1 && g.sw == 1 && g.pad_top == 0 &&
-                      g.pad_left == 0 && g.oh == g.ih && g.ow == g.iw;
 #else
-  const bool fused = false, direct = false;
+  const bool fused = false;
 #endif
   // row boundary u of `units` balanced ranges, rounded to a multiple of 6
   auto row_bound = [&](int64_t u) -> int64_t {
@@ -325,14 +328,6 @@ void conv_u8s8(const ConvParams& p, const uint8_t* x, const int8_t* packed,
       const Requant rqc = rq.from_channel(c0);
       for (int64_t m0 = r0; m0 < r1; m0 += tile) {
         const int64_t rows = r1 - m0 < tile ? r1 - m0 : tile;
-#if defined(__x86_64__)
-        if (direct) {           // the tile's rows of x are contiguous: flip them to uint8 at once
-          xor_copy(a.data(), x + m0 * p.kp, rows * p.kp, 0x80);
-          gemm_rq_avx512(a.data(), rows, p.kp, packed, p.cout, blk0, blk1, ccoef, nullptr, rq,
-                         out + m0 * p.cout);
-          continue;
-        }
-#endif
         im2col_rows(p, x, m0, rows, a.data(), rowsum.data());
 #if defined(__x86_64__)
         if (fused) {

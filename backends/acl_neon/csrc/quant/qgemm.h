@@ -40,7 +40,8 @@ struct Requant {
   bool fc = false;
   const int32_t* left = nullptr;
   const int32_t* bias = nullptr;
-  // fc mode: m as int32, zero-padded by 32 entries (the AVX-512 form; nullptr: none)
+  // fc mode: m as int32, zero-padded by 32 entries (the AVX-512 form, set by
+  // RequantVecStore::attach; nullptr: none)
   const int32_t* fc_m32 = nullptr;
   // the vector form of these constants (conv mode, see RequantVec) and the channel of
   // `vec` that is this Requant's channel 0 (from_channel advances it)
@@ -70,16 +71,16 @@ struct RequantVec {
 
 class RequantVecStore {
  public:
-  // false (and no vector form) when the constants do not allow it (fc mode, a multiplier
-  // beyond int32, a shift below 32)
-  bool build(const Requant& rq, int64_t n);
-  const RequantVec* get() const { return ok_ ? &v_ : nullptr; }
+  // Sets rq.vec (conv mode; not when a multiplier is beyond int32 or a shift below 32) or
+  // rq.fc_m32 (fc mode, multipliers in [0, 2^31)) to this store's vector form of rq's n
+  // channels, where the constants allow one.
+  void attach(Requant& rq, int64_t n);
 
  private:
+  bool build(const Requant& rq, int64_t n);
   std::vector<int32_t> m32_, sh32_;
   std::vector<int64_t> k8_, k16_, th8_, th16_, df8_, df16_;
   RequantVec v_{};
-  bool ok_ = false;
 };
 
 // One row of int32 accumulators (n channels, without ccoef/rowsum terms: those are `extra`

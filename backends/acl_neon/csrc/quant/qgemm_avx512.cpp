@@ -139,7 +139,7 @@ void requant_row_vec_avx512(const int32_t* acc, const int32_t* ccoef, int64_t ro
     const __mmask16 mk = mask16_of(n - c);
     __m512i a = _mm512_add_epi32(_mm512_maskz_loadu_epi32(mk, acc + c),
                                  _mm512_maskz_loadu_epi32(mk, ccoef + c));
-    store_bytes16(out + c, requant16_avx512(_mm512_add_epi32(a, radd), v, rq.vec_c0 + c), n - c);
+    store_bytes16(out + c, Requant16(v, rq.vec_c0 + c)(_mm512_add_epi32(a, radd)), n - c);
   }
 }
 

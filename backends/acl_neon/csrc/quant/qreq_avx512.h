@@ -11,8 +11,9 @@
 namespace onert_neon {
 namespace quant {
 
-// The per-channel constants of channels [c, c + 16) (c a multiple of 16) in registers, for
-// micro-kernels that requantize several rows of the same channels.
+// The per-channel constants of channels [c, c + 16) (c a multiple of 16) in registers:
+// rq(a) gives the 16 output bytes of accumulators a. Kernels that requantize many vectors of
+// the same channels (GEMM rows, a row's depthwise pixels) build it once.
 struct Requant16 {
   __m512i m_e, m_o, k_e, k_o, th_e, th_o, df_e, df_o, sh, lo, hi, zp;
   bool fix, add_zp;
@@ -48,11 +49,6 @@ struct Requant16 {
     return _mm512_cvtepi32_epi8(h);
   }
 };
-
-// bytes of channels [c, c + 16) of `v` (c a multiple of 16); a: the whole accumulators
-static inline __m128i requant16_avx512(__m512i a, const RequantVec& v, int64_t c) {
-  return Requant16(v, c)(a);
-}
 
 static inline __mmask16 mask16_of(int64_t left) {
   return left >= 16 ? static_cast<__mmask16>(0xFFFF)

@@ -73,9 +73,8 @@ struct RequantBuild {
 
   // attach the vector form (RequantVec); false when these constants have none
   bool use_vec() {
-    if (!vstore.build(rq, static_cast<int64_t>(m.size()))) return false;
-    rq.vec = vstore.get();
-    return true;
+    vstore.attach(rq, static_cast<int64_t>(m.size()));
+    return rq.vec != nullptr;
   }
 
   RequantBuild(const std::vector<int32_t>& mult, const std::vector<int>& shift,

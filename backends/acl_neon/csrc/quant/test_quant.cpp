@@ -132,10 +132,8 @@ NEON_TEST(quant_requant_fully_connected_mode) {
   const int64_t n = 29;
   std::vector<int64_t> m(n);
   std::vector<int32_t> s(n), left(n), bias(n), acc(n), cc(n, 0);
-  std::vector<int32_t> m32(n + 32, 0);
   for (int64_t c = 0; c < n; ++c) {
     m[c] = c % 4 == 0 ? (1 << 30) : rng.uniform(1 << 30, INT32_MAX);
-    m32[c] = static_cast<int32_t>(m[c]);
     left[c] = c % 5 == 4 ? 1 + static_cast<int32_t>(c % 3) : 0;
     s[c] = left[c] ? 0 : c % 7 == 3 ? 31 : static_cast<int32_t>(rng.uniform(0, 8));
     bias[c] = static_cast<int32_t>(rng.uniform(-5000, 5000));
@@ -144,10 +142,14 @@ NEON_TEST(quant_requant_fully_connected_mode) {
   rq.fc = true;
   rq.m = m.data(); rq.s = s.data(); rq.left = left.data(); rq.bias = bias.data();
   rq.zp_add = -5; rq.lo = -128; rq.hi = 127;
+  RequantVecStore vstore;
+  vstore.attach(rq, n);
+  CHECK(rq.fc_m32 != nullptr);
+  const int32_t* m32 = rq.fc_m32;
   std::vector<uint8_t> out(n);
   int bad = 0;
   for (int iter = 0; iter < 4000; ++iter) {
-    rq.fc_m32 = iter % 2 ? m32.data() : nullptr;     // the vector form (AVX-512) and the scalar
+    rq.fc_m32 = iter % 2 ? m32 : nullptr;     // the vector form (AVX-512) and the scalar
     const int64_t range = iter % 4 < 2 ? 100000 : INT32_MAX;   // sums that wrap when shifted
     for (auto& v : acc) v = static_cast<int32_t>(rng.uniform(-range, range));
     requant_row(acc.data(), cc.data(), 0, n, rq, out.data());

@@ -69,12 +69,19 @@ class QBatchMatMulLayer(QuantKernel):
     def rhs(self, b: np.ndarray) -> np.ndarray:
         return np.swapaxes(b, -1, -2) if self.adj_y else b
 
-    def run(self) -> None:
+    def operands(self, b_bound: int | None = None) -> tuple[Operand, Operand]:
+        """This run's lhs and rhs minus their zero points, adjoints applied (`b_bound`: a known
+        bound on a run-time rhs, else it is scanned)."""
         a = self.buf(0)
         if self.adj_x:
             a = np.swapaxes(a, -1, -2)
-        bop = self.bop if self.bop is not None else Operand(self.rhs(self.buf(1)), self.b_zp)
-        acc = exact_matmul(a, bop, self.a_zp, a_bound=None if self.raw else self.a_bound)
+        bop = self.bop if self.bop is not None else \
+            Operand(self.rhs(self.buf(1)), self.b_zp, b_bound)
+        return Operand(a, self.a_zp, None if self.raw else self.a_bound), bop
+
+    def run(self) -> None:
+        aop, bop = self.operands()
+        acc = exact_matmul(aop, bop)
         out = self.out
         if self.raw:
             np.copyto(out, qmath.wrap_int32(acc), casting="unsafe")
