@@ -2,17 +2,7 @@
 // from *_avx512.cpp; the API is described in simd_base.h).
 #pragma once
 
-// GCC 12 warns on _mm512_undefined_ps() inside the intrinsics (a known false positive); the
-// warning points into the intrinsics header, so it is silenced for that header only
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#endif
-#include <immintrin.h>
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
+#include "avx512_intrin.h"
 
 #include <cstdint>
 

@@ -1,13 +1,7 @@
 // AVX-512 micro-kernel: a 12x32 register tile (24 zmm accumulators, the A values broadcast
 // straight from memory into the FMAs), bias as the accumulators' start, clamp and masked store.
 #if defined(__x86_64__)
-// GCC 12 warns about _mm512_undefined_* inside the intrinsics headers (a known false positive)
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
-
-#include <immintrin.h>
+#include "avx512_intrin.h"
 
 #include <cstddef>
 #include <cstdint>

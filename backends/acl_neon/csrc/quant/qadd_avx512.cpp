@@ -1,11 +1,7 @@
 // AVX-512 vector lanes of the quantized ADD (the arithmetic of qadd.h's vector elements, 16
 // elements at a time in int32 lanes; the doubling high multiplies in int64 even/odd products).
 #if defined(__x86_64__)
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#endif
-#include <immintrin.h>
+#include "avx512_intrin.h"
 
 #include <cstdint>
 

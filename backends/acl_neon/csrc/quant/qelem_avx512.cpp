@@ -5,12 +5,7 @@
 // the shared vector requantization (requant_row_avx512: per-channel constants, so channels
 // rounded as the reference kernel does keep that rounding).
 #if defined(__x86_64__)
-// GCC 12 warns about _mm512_undefined_* inside the intrinsics headers (a known false positive)
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#endif
-#include <immintrin.h>
+#include "avx512_intrin.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -1,12 +1,7 @@
 // AVX-512 VNNI kernels of the quantized GEMM: vpdpbusd (u8 x s8, 4 products per int32 lane,
 // exact) and the int64 requantization, 8 channels per vector.
 #if defined(__x86_64__)
-// GCC 12 warns about _mm512_undefined_* inside the intrinsics headers (a known false positive)
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#pragma GCC diagnostic ignored "-Wuninitialized"
-#endif
-#include <immintrin.h>
+#include "avx512_intrin.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -2,7 +2,7 @@
 // only by *_avx512.cpp files (static inline: no definition is shared with other ISA levels).
 #pragma once
 #if defined(__x86_64__)
-#include <immintrin.h>
+#include "avx512_intrin.h"
 
 #include <cstdint>
 
