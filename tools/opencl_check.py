@@ -6,8 +6,9 @@ and whether it can build a kernel.
                                             # as root, `apt-get install -y pocl-opencl-icd`
 
 pip's pocl-binary-distribution 3.0 (LLVM 14) cannot build kernels on CPUs its LLVM does not
-know (e.g. AMD Zen 5: "unknown target CPU"); Debian's pocl-opencl-icd (LLVM 15+) can. The
-ICD loader then lists both platforms and acl_cl takes the one that builds.
+know (e.g. AMD Zen 5: "unknown target CPU"), and on some it builds the int8 programs without
+kernels; Debian's pocl-opencl-icd (LLVM 15+) can. The ICD loader then lists both platforms and
+acl_cl takes the newest that builds.
 """
 from __future__ import annotations
 
@@ -42,7 +43,49 @@ def check(out=sys.stdout) -> tuple[bool, str]:
     except LookupError as e:
         return False, str(e)
     print(f"acl_cl picks {d.describe(chosen)}", file=out)
+    why = builds_programs()
+    if why:
+        return False, why
+    print("  it builds the backend's int8 programs", file=out)
     return True, ""
+
+
+def builds_programs() -> str:
+    """'' if acl_cl's chosen device builds its int8 kernels (quant.cl for int8 and uint8) into
+    programs that hold them, else why not. pip's PoCL 3.0 (LLVM 14) builds the trivial probe on
+    some CPUs (an AMD EPYC here) but returns an int8 quant.cl program without any kernel, and
+    aborts the process when it releases that context: so the build runs in a child process."""
+    r = subprocess.run([sys.executable, os.path.abspath(__file__), "--build-int8"],
+                       capture_output=True, text=True)
+    if r.returncode == 0:
+        return ""
+    lines = [ln for ln in r.stdout.strip().splitlines() if ln]
+    return lines[-1] if lines else f"building quant.cl crashed (exit code {r.returncode})"
+
+
+def build_int8() -> int:
+    """The child of builds_programs: 0 if the chosen device's quant.cl programs hold kernels."""
+    import warnings
+
+    from onert_py.backends.acl_cl import device as d
+    from onert_py.backends.acl_cl.program_cache import read_source
+    cl = d.import_cl()
+    dev = d.select_device(cl)
+    ctx = cl.Context([dev])
+    source = read_source("quant.cl")
+    for qt in ("char", "uchar"):
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")      # compiler chatter (ABI notes)
+                prg = cl.Program(ctx, source).build(options=f"-DQT={qt}")
+        except Exception as e:
+            print(f"{d.describe(dev)} cannot build quant.cl with -DQT={qt}: {e}", flush=True)
+            return 1
+        if not prg.get_info(cl.program_info.KERNEL_NAMES):
+            print(f"{d.describe(dev)} builds quant.cl with -DQT={qt} into a program without "
+                  f"kernels", flush=True)
+            os._exit(1)         # before the driver aborts on releasing the context
+    return 0
 
 
 def can_install() -> str:
@@ -79,12 +122,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--ensure", action="store_true",
                     help="if no device builds, install pocl-opencl-icd (Debian, root) and "
                          "check again")
+    ap.add_argument("--build-int8", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
+    if args.build_int8:
+        return build_int8()
     os.environ.pop("POCL_LLVM_CPU_NAME", None)
     ok, why = check()
     if ok:
         return 0
-    print(f"acl_cl cannot use OpenCL here: {why}")
+    print(f"acl_cl cannot use OpenCL here: {why}", flush=True)
     if not args.ensure:
         return 1
     blocked = can_install()

@@ -10,6 +10,7 @@ from collections import Counter
 from importlib import resources
 
 from ...errors import CompileError
+from .device import DRIVER_FIX
 
 MAGIC = b"ONERTCL1"
 stats: Counter = Counter()     # "source", "disk", "memory", "corrupt" builds; read by tests
@@ -86,6 +87,11 @@ class ProgramCache:
         except Exception as e:
             raise CompileError(f"acl_cl: building {name} for device '{self.dev.name.strip()}' "
                                f"failed: {e}") from None
+        if not prg.get_info(self.cl.program_info.KERNEL_NAMES):
+            raise CompileError(f"acl_cl: building {name} ({options or 'no options'}) for device "
+                               f"'{self.dev.name.strip()}' gave a program without kernels (a "
+                               f"driver bug; pip's PoCL 3.0 does this on some CPUs): "
+                               f"{DRIVER_FIX}")
         stats["source"] += 1
         return prg
 
