@@ -344,7 +344,9 @@ def selfie_path() -> str:
 def test_selfie_segmentation_matches_rewritten_model():
     """The real model on onert_py (bundled kernel) against the interpreter's builtin kernels
     running it with the custom op rewritten as TRANSPOSE_CONV. Float sums over 246 ops differ
-    by up to 4e-5 on the blocky input; XNNPACK differs from the builtin kernels by 4e-4."""
+    by up to 4e-5 on the blocky input with OpenBLAS's AVX2 kernels, and by up to 2.1e-4 with its
+    AVX-512 (SkylakeX) ones, which sum in another order; XNNPACK differs from the builtin
+    kernels by 4e-4."""
     path = selfie_path()
     with open(path, "rb") as f:
         reference = rewrite_mediapipe_ops(f.read())
@@ -353,7 +355,7 @@ def test_selfie_segmentation_matches_rewritten_model():
         (got,) = sess.run([x])
         (want,) = tflite_run(reference, [x])
         assert got.shape == want.shape == (1, 256, 256, 1) and got.dtype == want.dtype
-        np.testing.assert_allclose(got, want, rtol=0, atol=1e-4)
+        np.testing.assert_allclose(got, want, rtol=0, atol=3e-4)
 
 
 def test_selfie_segmentation_matches_xnnpack():
