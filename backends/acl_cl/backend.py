@@ -28,11 +28,7 @@ class ClConfig(IConfig):
 
     def supports(self, op: Operation, graph: Graph) -> tuple[bool, str]:
         from .ops import kernels
-        cls = kernels.lookup(op, graph)
-        if cls is None:
-            return False, f"acl_cl has no kernel for {op.type}" + (
-                f".{op.subtype}" if op.subtype else "")
-        return cls.supports(op, graph)
+        return kernels.supports(op, graph)
 
     def sync(self) -> None:
         backend = getattr(self, "backend", None)

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 from ...core.backend import Backend, ContextData, HostBackendContext, IConfig
 from ...core.ir import Graph, Operation
-from ..cpu.backend import check_support
 from . import native
 from .ops import kernels
 
@@ -20,7 +19,7 @@ class AclNeonConfig(IConfig):
         return ok
 
     def supports(self, op: Operation, graph: Graph) -> tuple[bool, str]:
-        return check_support(kernels, op, graph, self.id)
+        return kernels.supports(op, graph)
 
 
 class AclNeonContext(HostBackendContext):

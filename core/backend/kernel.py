@@ -1,7 +1,10 @@
 """Kernel base class: configure() validates and prepares once, run() only computes."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable
+
+import numpy as np
 
 from ...errors import CompileError
 from ..ir import Operation
@@ -39,6 +42,12 @@ class Kernel:
         if not self.dynamic:
             self.prepare()
 
+    @classmethod
+    def supports(cls, op: Operation, graph: Any) -> tuple[bool, str]:
+        """(ok, reason) for an op its registration matched: the class's own checks of dtypes,
+        operands and parameters (KernelRegistry.supports asks). Accepts by default."""
+        return True, ""
+
     @property
     def dynamic(self) -> bool:
         """Whether any tensor of this kernel gets its shape at run time."""
@@ -61,36 +70,113 @@ class Kernel:
         return f"{type(self).__name__}({self.op!r})"
 
 
+Predicate = Callable[[Operation, Any], bool]
+
+
+@dataclass(frozen=True)
+class Registration:
+    """One kernel class registered for one op key, with the form of the op it runs.
+
+    `dtypes`: the dtypes of the op's first input that this kernel is for (None: any).
+    `when`: a predicate `(op, graph) -> bool` naming the form it runs (quantized, hybrid, ...;
+    None: the op's plain form). The registry tries the most specific registrations first."""
+
+    key: str
+    cls: type[Kernel]
+    dtypes: frozenset | None = None
+    when: Predicate | None = None
+
+    @property
+    def rank(self) -> int:
+        """0 (a form and dtypes) .. 3 (the plain kernel): lookup order across keys."""
+        return (self.when is None) * 2 + (self.dtypes is None)
+
+    def matches(self, dtype: np.dtype | None, op: Operation, graph: Any) -> bool:
+        if self.dtypes is not None and dtype not in self.dtypes:
+            return False
+        return self.when is None or (graph is not None and bool(self.when(op, graph)))
+
+    def describe(self) -> str:
+        """`key [dtypes] (when)`, as docs and error messages show it."""
+        parts = [self.key]
+        if self.dtypes is not None:
+            parts.append("[" + ", ".join(sorted(str(d) for d in self.dtypes)) + "]")
+        if self.when is not None:
+            parts.append(f"({getattr(self.when, '__name__', repr(self.when))})")
+        return " ".join(parts)
+
+
 class KernelRegistry:
-    """Per-backend map from IR op type (or "Type.SUBTYPE") to kernel class; the keys are the
-    backend's supported-op list. Registering a key twice is an error."""
+    """A backend's kernels: its registrations *are* its supported-op list (onert's one op list
+    per backend, TFLM's registration that refuses duplicates).
+
+    `register(key, ..., dtypes=..., when=...)` says which op key ("Type" or "Type.SUBTYPE") a
+    kernel class runs and in which form: for inputs of these dtypes, and/or when a predicate
+    holds (core/ops/forms.py: `quantized`, `hybrid`, ...). `lookup` picks, among the
+    registrations for "Type.SUBTYPE" and "Type", the first that matches, trying in turn those
+    with a form and dtypes, with a form, with dtypes, then the plain kernel (within each, the
+    sub-type key first, then registration order). `supports` is the backend's support check:
+    the chosen class's own `supports` (its dtype and operand checks), or why none applies."""
 
     def __init__(self, backend_id: str) -> None:
         self.backend_id = backend_id
-        self._kernels: dict[str, type[Kernel]] = {}
-        # optional `select(op, graph) -> class | None`: another kernel class for a form of the
-        # op that the registered one does not compute (e.g. hybrid int8-weight FullyConnected,
-        # quantized kernels); consulted also for ops with no registered kernel
-        self.select: Callable | None = None
+        self._by_key: dict[str, list[Registration]] = {}
 
-    def register(self, *keys: str) -> Callable[[type[Kernel]], type[Kernel]]:
+    def register(self, *keys: str, dtypes: Iterable | None = None,
+                 when: Predicate | None = None) -> Callable[[type[Kernel]], type[Kernel]]:
+        """Decorator: register the class under each of `keys` for this form. Registering the
+        same key, dtypes and form twice is an error."""
+        dts = None if dtypes is None else frozenset(np.dtype(d) for d in dtypes)
+
         def deco(cls: type[Kernel]) -> type[Kernel]:
             for key in keys:
-                if key in self._kernels:
-                    raise ValueError(f"{self.backend_id}: kernel for {key} registered twice")
-                self._kernels[key] = cls
+                entry = Registration(key, cls, dts, when)
+                same = self._by_key.setdefault(key, [])
+                for other in same:
+                    if other.when is when and (other.dtypes == dts or (
+                            other.dtypes and dts and other.dtypes & dts)):
+                        raise ValueError(f"{self.backend_id}: kernel for {entry.describe()} "
+                                         f"registered twice ({other.cls.__name__}, "
+                                         f"{cls.__name__})")
+                same.append(entry)
             return cls
         return deco
 
+    def candidates(self, op: Operation) -> list[Registration]:
+        """The registrations for `op`'s keys, in the order lookup tries them."""
+        keys = ([f"{op.type}.{op.subtype}"] if op.subtype is not None else []) + [op.type]
+        found = [r for k in keys for r in self._by_key.get(k, ())]
+        return sorted(found, key=lambda r: r.rank)      # stable: sub-type key first
+
+    def match(self, op: Operation, graph: Any = None) -> Registration | None:
+        """The registration that runs `op` (None: this backend has none). Without `graph`,
+        only plain registrations are considered."""
+        dtype = None
+        if graph is not None and op.inputs and op.inputs[0] >= 0:
+            dtype = graph.operands[op.inputs[0]].dtype
+        return next((r for r in self.candidates(op) if r.matches(dtype, op, graph)), None)
+
     def lookup(self, op: Operation, graph: Any = None) -> type[Kernel] | None:
-        cls = None
-        if op.subtype is not None:
-            cls = self._kernels.get(f"{op.type}.{op.subtype}")
+        """The kernel class that runs `op` (None: this backend has none)."""
+        r = self.match(op, graph)
+        return None if r is None else r.cls
+
+    def supports(self, op: Operation, graph: Any) -> tuple[bool, str]:
+        """(ok, reason): a kernel is registered for the op's form and accepts the op."""
+        cls = self.lookup(op, graph)
         if cls is None:
-            cls = self._kernels.get(op.type)
-        if graph is not None and self.select is not None:
-            cls = self.select(op, graph) or cls
-        return cls
+            return False, f"{self.backend_id} has no kernel for {op.type}" + (
+                f".{op.subtype}" if op.subtype else "")
+        try:
+            return cls.supports(op, graph)
+        except (IndexError, KeyError, ValueError, TypeError) as e:   # malformed op operands
+            return False, (f"{self.backend_id} {op.type} cannot read the op's operands "
+                           f"({len(op.inputs)} inputs, {len(op.outputs)} outputs): "
+                           f"{type(e).__name__}: {e}")
 
     def keys(self) -> list[str]:
-        return sorted(self._kernels)
+        return sorted(self._by_key)
+
+    def registrations(self) -> list[Registration]:
+        """Every registration, by key then lookup order (the backend's op list)."""
+        return [r for k in self.keys() for r in sorted(self._by_key[k], key=lambda r: r.rank)]

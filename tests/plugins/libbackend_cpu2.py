@@ -5,7 +5,7 @@ between them, on any machine.
 """
 from __future__ import annotations
 
-from onert_py.backends.cpu.backend import CpuContext, check_support
+from onert_py.backends.cpu.backend import CpuContext
 from onert_py.backends.cpu.ops import kernels
 from onert_py.core.backend import Backend, ContextData, IConfig
 
@@ -14,7 +14,7 @@ class Cpu2Config(IConfig):
     id = "cpu2"
 
     def supports(self, op, graph):
-        return check_support(kernels, op, graph, self.id)
+        return kernels.supports(op, graph)
 
 
 class Cpu2Backend(Backend):

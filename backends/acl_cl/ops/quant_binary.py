@@ -17,11 +17,12 @@ from ...cpu.ops.quant.qmul import QuantMulLayer
 from ...cpu.ops.quant.qsoftmax import QSoftmax
 from . import quant_common as qc
 from .common import bcast_meta, check_act
-from .quant_common import CL_TYPE, QClKernel
+from .quant_common import CL_TYPE, QClKernel, quantized_8bit, register
 
 I16 = np.dtype(np.int16)
 
 
+@register("BinaryArithmetic", when=quantized_8bit)
 class QBinaryLayer(QClKernel):
     cpu_class = {"ADD": QuantAddSubLayer, "SUB": QuantAddSubLayer, "MUL": QuantMulLayer}
 
@@ -55,6 +56,7 @@ class QBinaryLayer(QClKernel):
                         b.buffer, y.buffer, *self.bufs, np.int32(use_kinds), np.int32(y.size))
 
 
+@register("Softmax", when=quantized_8bit)
 class QSoftmaxLayer(QClKernel):
     cpu_class = QSoftmax
     out_types = qc.Q8 | {I16}
@@ -84,14 +86,3 @@ class QSoftmaxLayer(QClKernel):
                         y.buffer, self.tab, np.int32(depth), np.int32(rows),
                         np.float32(self.out_scale), np.int32(self.zp), np.int32(mode),
                         np.int32(info.min), np.int32(info.max))
-
-
-def select(op, graph):
-    if op.type == "BinaryArithmetic":
-        return QBinaryLayer
-    if op.type == "Softmax":
-        return QSoftmaxLayer
-    return None
-
-
-qc.SELECTORS.append(select)

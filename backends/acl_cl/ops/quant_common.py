@@ -2,14 +2,14 @@
 quant_binary):
 the cpu backend's quantized kernel class for an op run as a "shadow" on host views of the
 tensors (its validate() checks the op and precomputes multipliers, tables and loop kinds,
-exactly as the cpu backend does; the device kernels then reuse those values), and the
-registry's one select hook, which picks the quantized classes (SELECTORS, one per module) for
-8-bit operands."""
+exactly as the cpu backend does; the device kernels then reuse those values). Each quantized
+class is registered under its op's key with `when=quantized_8bit` (core/ops/forms.py)."""
 from __future__ import annotations
 
 import numpy as np
 
-from .common import ClKernel, kernels
+from ....core.ops.forms import quantized_8bit
+from .common import ClKernel, register
 
 I8, U8, I32 = np.dtype(np.int8), np.dtype(np.uint8), np.dtype(np.int32)
 Q8 = frozenset({I8, U8})
@@ -70,17 +70,5 @@ class QClKernel(ClKernel):
         return f"-DQT={CL_TYPE[np.dtype(dtype)]}"
 
 
-SELECTORS: list = []      # select(op, graph) -> class | None of each quantized module
-
-
-def _select(op, graph):
-    """The quantized kernel class for an op on 8-bit operands (None: the registered one)."""
-    if op.inputs and op.inputs[0] >= 0 and quantized(graph.operands[op.inputs[0]]):
-        for sel in SELECTORS:
-            cls = sel(op, graph)
-            if cls is not None:
-                return cls
-    return None
-
-
-kernels.select = _select
+__all__ = ["HostView", "QClKernel", "cpu_shadow", "quantized", "quantized_8bit", "register",
+           "I8", "U8", "I32", "Q8", "CL_TYPE"]

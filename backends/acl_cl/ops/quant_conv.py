@@ -15,14 +15,14 @@ import numpy as np
 from ...cpu.ops.quant import qmath
 from ...cpu.ops.quant.qconv import QConv2DLayer
 from ...cpu.ops.quant.qconv_dw import QDepthwiseConv2DLayer
-from . import quant_common as qc
 from .common import check_act
 from .conv import conv_geometry, gemm_launch
-from .quant_common import I32, U8, QClKernel, quantized
+from .quant_common import I32, U8, QClKernel, quantized, quantized_8bit, register
 
 QDPIX = 8     # output pixels per work item of quant.cl qdepthwise (its QDPIX)
 
 
+@register("Conv2D", when=quantized_8bit)
 class QConvLayer(QClKernel):
     cpu_class = QConv2DLayer
     depthwise = False
@@ -89,13 +89,7 @@ class QConvLayer(QClKernel):
                     *ints)
 
 
+@register("DepthwiseConv2D", when=quantized_8bit)
 class QDepthwiseLayer(QConvLayer):
     cpu_class = QDepthwiseConv2DLayer
     depthwise = True
-
-
-def select(op, graph):
-    return {"Conv2D": QConvLayer, "DepthwiseConv2D": QDepthwiseLayer}.get(op.type)
-
-
-qc.SELECTORS.append(select)

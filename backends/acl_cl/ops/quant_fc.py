@@ -9,11 +9,11 @@ import numpy as np
 
 from ...cpu.ops.quant import qmath
 from ...cpu.ops.quant.qfc import fc_multipliers
-from . import quant_common as qc
 from .common import check_act
-from .quant_common import I32, U8, QClKernel, quantized
+from .quant_common import I32, U8, QClKernel, quantized, quantized_8bit, register
 
 
+@register("FullyConnected", when=quantized_8bit)
 class QFullyConnectedLayer(QClKernel):
     @classmethod
     def supports(cls, op, graph):
@@ -64,11 +64,3 @@ class QFullyConnectedLayer(QClKernel):
         if y.size:
             self.launch(self.kernel("quant.cl", "qfc", self.qopts(x.dtype)), (y.size,), None,
                         x.buffer, w.buffer, self.bufs[0], y.buffer, *self.bufs[1:], *ints)
-
-
-def select(op, graph):
-    """The quantized kernel for an 8-bit FullyConnected (quant_common's hook)."""
-    return QFullyConnectedLayer if op.type == "FullyConnected" else None
-
-
-qc.SELECTORS.append(select)

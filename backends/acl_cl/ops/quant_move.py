@@ -11,13 +11,13 @@ import numpy as np
 from ...cpu.ops.quant import qmath
 from ...cpu.ops.quant.qconcat import QConcat
 from ...cpu.ops.quant.qpool import QAveragePool2D, QMaxPool2D
-from . import quant_common as qc
 from .common import same_quant
 from .conv import POOL_KIND, pool_geometry
 from .data_movement import ReshapeLayer
-from .quant_common import U8, QClKernel
+from .quant_common import U8, QClKernel, quantized_8bit, register
 
 
+@register("Reshape", "Squeeze", "ExpandDims", when=quantized_8bit)
 class QReshapeLayer(QClKernel, ReshapeLayer):
     """ReshapeLayer's copy (and its params_at) with the 8-bit checks."""
 
@@ -30,6 +30,7 @@ class QReshapeLayer(QClKernel, ReshapeLayer):
         return True, ""
 
 
+@register("Concat", when=quantized_8bit)
 class QConcatLayer(QClKernel):
     cpu_class = QConcat
 
@@ -77,6 +78,7 @@ class QConcatLayer(QClKernel):
             col += cols
 
 
+@register("Pool2D", when=quantized_8bit)
 class QPool2DLayer(QClKernel):
     cpu_class = {"AVERAGE_POOL_2D": QAveragePool2D, "MAX_POOL_2D": QMaxPool2D}
 
@@ -103,11 +105,3 @@ class QPool2DLayer(QClKernel):
         if y.size:
             self.launch(self.kernel("quant.cl", "qpool", self.qopts(x.dtype)), gsize, None,
                         x.buffer, y.buffer, *ints)
-
-
-def select(op, graph):
-    return {"Reshape": QReshapeLayer, "Squeeze": QReshapeLayer, "ExpandDims": QReshapeLayer,
-            "Concat": QConcatLayer, "Pool2D": QPool2DLayer}.get(op.type)
-
-
-qc.SELECTORS.append(select)

@@ -12,14 +12,14 @@ from __future__ import annotations
 import numpy as np
 
 from ...cpu.ops.quant.qreduce import QMean
-from . import quant_common as qc
 from .common import reduce_meta
-from .quant_common import QClKernel
+from .quant_common import QClKernel, quantized_8bit, register
 
 MAX_COUNT = 1 << 23        # 255 * count (and count * |zero point|) stay inside int32
 INT32 = (-(1 << 31), (1 << 31) - 1)
 
 
+@register("Reduce.MEAN", when=quantized_8bit)
 class QMeanLayer(QClKernel):
     cpu_class = QMean
     params_at = (1,)
@@ -67,10 +67,3 @@ class QMeanLayer(QClKernel):
         if y.size:
             self.launch(self.kernel("quant.cl", "qmean", self.qopts(x.dtype)), (y.size,), None,
                         x.buffer, y.buffer, self.meta, *ints)
-
-
-def select(op, graph):
-    return QMeanLayer if op.type == "Reduce" and op.subtype == "MEAN" else None
-
-
-qc.SELECTORS.append(select)

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...cpu.ops.quant import quant_kernel_for
+from ....core.ops.forms import quantized
+from ...cpu.ops import kernels as cpu_kernels
 from ...cpu.ops.shape_ops import (ConcatLayer, DepthToSpaceLayer, PadLayer, SpaceToDepthLayer,
                                   TransposeLayer)
 from .base import NeonMixin, register
@@ -67,9 +68,9 @@ class NeonMove(NeonMixin):
         ok, why = super().supports(op, graph)
         if not ok:
             return ok, why
-        q = quant_kernel_for(op, graph)
-        if q is not None:       # the cpu's quantized form decides which quantized forms exist
-            ok, why = q.supports(op, graph)
+        q = cpu_kernels.match(op, graph)
+        if q is not None and q.when is quantized:   # the cpu's quantized form decides which
+            ok, why = q.cls.supports(op, graph)     # quantized forms exist
             if not ok:
                 return False, why.replace("cpu", "acl_neon", 1)
             return cls.quant_copy(op, graph)

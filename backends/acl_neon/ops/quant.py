@@ -4,9 +4,8 @@ loops in native code (module _quant). Results are the cpu kernels' (bit-exact wi
 interpreter): the native requantization evaluates the very int64 formulas of
 backends/cpu/ops/quant (qconv.ConvRequant, qmath.multiply_by_quantized_multiplier_vector).
 
-Registration: acl_neon's registry consults `select` (set here: no other module needs one) for
-every op; quantized ops (first input quantized) get the class registered here under their key,
-when there is one.
+Registration: each quantized class is registered in acl_neon's registry under its op's key with
+`when=quantized` (first input quantized, core/ops/forms.py); the float kernels run the rest.
 
 This module: CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED (GEMM with exact int32 accumulation);
 quant_elem.py: pooling, ADD/SUB/MUL (pair tables), TANH/LOGISTIC (256-entry tables).
@@ -15,29 +14,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from ....core.backend import KernelRegistry
 from ....core.ir import Graph, Operation
+from ....core.ops.forms import quantized
 from ...cpu.ops.quant.base import I8, U8
 from ...cpu.ops.quant.qconv import QConv2DLayer
 from ...cpu.ops.quant.qconv_dw import QDepthwiseConv2DLayer
 from ...cpu.ops.quant.qfc import QFullyConnectedLayer
-from .base import NeonMixin, conv_geometry, kernels
+from .base import NeonMixin, conv_geometry, register
 
 I32, I64 = np.int32, np.int64
 EIGHT_BIT = (I8, U8)
 MAX_DEPTH = (1 << 31) // (255 * 255)      # exact int32 dot products and correction terms
-
-qkernels = KernelRegistry("acl_neon")      # the quantized kernels, by the same keys
-qregister = qkernels.register
-
-
-def _select(op: Operation, graph: Graph):
-    cls = qkernels.lookup(op)       # applies: the cpu quantized kernels' rule (QuantKernel)
-    return cls if cls is not None and cls.applies(op, graph) else None
-
-
-kernels.select = _select
-
 
 class QuantNeon(NeonMixin):
     """Base of the quantized acl_neon kernels: 8-bit activations only (int16 falls back)."""
@@ -81,7 +68,7 @@ def gemm_operands(w2d: np.ndarray, x_dtype, x_zp: int, w_zp: int) -> tuple:
             128 - w_zp, x_zp & 0xFF)
 
 
-@qregister("Conv2D")
+@register("Conv2D", when=quantized)
 class NeonQConv2D(QuantNeon, QConv2DLayer):
     @classmethod
     def supports(cls, op, graph):
@@ -103,7 +90,7 @@ class NeonQConv2D(QuantNeon, QConv2DLayer):
                                       conv_requant(self.requant, cout))
 
 
-@qregister("DepthwiseConv2D")
+@register("DepthwiseConv2D", when=quantized)
 class NeonQDepthwiseConv2D(QuantNeon, QDepthwiseConv2DLayer):
     def prepare(self) -> None:
         x, w, y = self.inputs[0], self.inputs[1], self.outputs[0]
@@ -116,7 +103,7 @@ class NeonQDepthwiseConv2D(QuantNeon, QDepthwiseConv2DLayer):
                                            conv_requant(self.requant, cout))
 
 
-@qregister("FullyConnected")
+@register("FullyConnected", when=quantized)
 class NeonQFullyConnected(QuantNeon, QFullyConnectedLayer):
     @classmethod
     def supports(cls, op, graph):

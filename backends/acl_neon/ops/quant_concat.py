@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from ....core.ops.forms import quantized
 from ...cpu.ops.quant import qmath
 from ...cpu.ops.quant.base import U8
 from ...cpu.ops.quant.qconcat import QConcat
 from .. import native
 from .movement import NeonMove, concat_views, copy_steps
-from .quant import QuantNeon, qregister
+from .base import register
+from .quant import QuantNeon
 
 F32 = np.float32
 
@@ -27,15 +29,16 @@ def requant_table(scale: np.float32, bias: np.float32, zp: int) -> np.ndarray:
     return qmath.clamp_cast(v.astype(np.int64) + zp, 0, 255, U8)
 
 
-@qregister("Concat")
+def requantizing(op, graph) -> bool:
+    """A quantized CONCATENATION with an input whose scale or zero point differs from the
+    output's (the other quantized ones are plain copies: movement.NeonConcat)."""
+    return quantized(op, graph) and \
+        not all(NeonMove.same_quant(graph, i, op.outputs[0]) for i in op.inputs)
+
+
+@register("Concat", when=requantizing)
 class NeonQConcatRequant(QuantNeon, QConcat):
     also_needs = ("movement",)       # the strided copy after the per-input tables
-
-    @classmethod
-    def applies(cls, op, graph) -> bool:
-        """Only the requantizing form (the copies are movement.NeonConcat's)."""
-        return super().applies(op, graph) and \
-            not all(NeonMove.same_quant(graph, i, op.outputs[0]) for i in op.inputs)
 
     @classmethod
     def supports(cls, op, graph):

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from ....core.ops.forms import quantized
 from ...cpu.ops.quant.base import I8, U8
 from ...cpu.ops.quant.qbinary import QuantAddSubLayer
 from ...cpu.ops.quant.qlut import QLogistic, QTanh
 from ...cpu.ops.quant.qmul import QuantMulLayer
 from ...cpu.ops.quant.qpool import QAveragePool2D, QMaxPool2D
-from .base import conv_geometry
-from .quant import QuantNeon, qregister
+from .base import conv_geometry, register
+from .quant import QuantNeon
 
 
 class _NeonQPool(QuantNeon):
@@ -29,12 +30,12 @@ class _NeonQPool(QuantNeon):
         self.plan = self.lib.PoolPlan(geom, x.dtype == I8, self.average, self.lo, self.hi)
 
 
-@qregister("Pool2D.AVERAGE_POOL_2D")
+@register("Pool2D.AVERAGE_POOL_2D", when=quantized)
 class NeonQAveragePool2D(_NeonQPool, QAveragePool2D):
     average = True
 
 
-@qregister("Pool2D.MAX_POOL_2D")
+@register("Pool2D.MAX_POOL_2D", when=quantized)
 class NeonQMaxPool2D(_NeonQPool, QMaxPool2D):
     pass
 
@@ -86,7 +87,7 @@ def add_params(k) -> dict:
             "width": int(width)}
 
 
-@qregister("BinaryArithmetic.ADD", "BinaryArithmetic.SUB")
+@register("BinaryArithmetic.ADD", "BinaryArithmetic.SUB", when=quantized)
 class NeonQAddSub(_NeonTabulated, QuantAddSubLayer):
     """Same-shape operands: the arithmetic computed directly (csrc/quant/qadd.h: the optimized
     ADD's vector lanes on the first n - n % width elements, the scalar code on the rest; SUB
@@ -110,7 +111,7 @@ class NeonQAddSub(_NeonTabulated, QuantAddSubLayer):
                             self.outputs[0].buffer, self.threads)
 
 
-@qregister("BinaryArithmetic.MUL")
+@register("BinaryArithmetic.MUL", when=quantized)
 class NeonQMul(_NeonTabulated, QuantMulLayer):
     @classmethod
     def supports(cls, op, graph):
@@ -128,11 +129,11 @@ class _NeonLut(QuantNeon):
         self.lib.lut8(self.table8, self.inputs[0].buffer, self.outputs[0].buffer, self.threads)
 
 
-@qregister("ElementwiseActivation.TANH")
+@register("ElementwiseActivation.TANH", when=quantized)
 class NeonQTanh(_NeonLut, QTanh):
     pass
 
 
-@qregister("ElementwiseActivation.LOGISTIC")
+@register("ElementwiseActivation.LOGISTIC", when=quantized)
 class NeonQLogistic(_NeonLut, QLogistic):
     pass

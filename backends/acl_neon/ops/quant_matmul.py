@@ -9,14 +9,16 @@ from __future__ import annotations
 
 import numpy as np
 
+from ....core.ops.forms import quantized
 from ...cpu.ops.quant.base import I8
 from ...cpu.ops.quant.qconv import ConvRequant
 from ...cpu.ops.quant.qgemm import dtype_bound, pick_float
 from ...cpu.ops.quant.qmatmul import QBatchMatMulLayer
-from .quant import QuantNeon, conv_requant, qregister
+from .base import register
+from .quant import QuantNeon, conv_requant
 
 
-@qregister("BatchMatMul")
+@register("BatchMatMul", when=quantized)
 class NeonQBatchMatMul(QuantNeon, QBatchMatMulLayer):
     @classmethod
     def supports(cls, op, graph):

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from ....core.ops.forms import quantized
 from ...cpu.ops.quant import qmath
 from ...cpu.ops.quant.base import I8
 from ...cpu.ops.quant.qreduce import QMean
 from ...cpu.ops.reduce_softmax import ReduceLayer
-from .base import size
-from .quant import QuantNeon, qregister
+from .base import register, size
+from .quant import QuantNeon
 
 
 def blocks(shape, axes) -> tuple[int, int, int]:
@@ -40,7 +41,7 @@ def mean_layout(graph, op):
     return layout, ""
 
 
-@qregister("Reduce.MEAN")
+@register("Reduce.MEAN", when=quantized)
 class NeonQMean(QuantNeon, QMean):
     @classmethod
     def supports(cls, op, graph):

@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from ....core.ops.forms import quantized
 from ...cpu.ops.quant.base import I8, I16, U8
 from ...cpu.ops.quant.qsoftmax import QSoftmax
-from .quant import QuantNeon, qregister
+from .base import register
+from .quant import QuantNeon
 
 
-@qregister("Softmax")
+@register("Softmax", when=quantized)
 class NeonQSoftmax(QuantNeon, QSoftmax):
     dtypes = frozenset({I8, U8})
 

@@ -8,31 +8,21 @@ over [-128, 127] with a nudged zero point); they accumulate int8 x int8 products
 rescale by input scale x weight scale. These kernels do the same integer arithmetic (exact in
 int64), so they match the interpreter up to float rounding of the final rescale.
 
-The classes are not registered under the float kernels' keys (one class per key): a float
-kernel's owner routes an op here when `is_hybrid(op, graph)` (see hybrid_kernel_for:
-HYBRID_KERNELS here, hybrid_rnn.HYBRID_RNN_KERNELS for the recurrent ops).
+Each class is registered under its op's key for the hybrid form (`when=hybrid`,
+core/ops/forms.py); the float kernel runs the op's other forms. FULLY_CONNECTED is here, the
+convolutions, BATCH_MATMUL and EMBEDDING_LOOKUP in hybrid_more, the recurrent ops in
+hybrid_rnn and SVDF in hybrid_svdf.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from ....core.ir import Graph, Operation
-from .common import CpuKernel, activation
-from .hybrid_base import F32, I8, HybridKernel, quantize_rows, rescale
-from .hybrid_more import (HybridBatchMatMul, HybridConv2D, HybridDepthwiseConv2D,
-                          HybridEmbeddingLookup)
-from .hybrid_rnn import HYBRID_RNN_KERNELS
+from ....core.ops.forms import hybrid
+from .common import activation, register
+from .hybrid_base import HybridKernel, quantize_rows, rescale
 
 
-def is_hybrid(op: Operation, graph: Graph, weights: int = 1) -> bool:
-    """Whether `op` is a hybrid op: float32 input 0 and an int8 constant with a scale at
-    input `weights`."""
-    if len(op.inputs) <= weights or op.inputs[0] < 0 or op.inputs[weights] < 0:
-        return False
-    x, w = graph.operands[op.inputs[0]], graph.operands[op.inputs[weights]]
-    return x.dtype == F32 and w.dtype == I8 and w.is_constant and w.quant is not None
-
-
+@register("FullyConnected", when=hybrid)
 class HybridFullyConnected(HybridKernel):
     def validate(self) -> None:
         x, w = self.inputs[0], self.inputs[1]
@@ -61,31 +51,3 @@ class HybridFullyConnected(HybridKernel):
         np.copyto(out, y)
         if self.act is not None:
             self.act(out)
-
-
-#: IR op type -> (hybrid kernel class, index of the int8 weights input)
-HYBRID_KERNELS: dict[str, tuple[type[CpuKernel], int]] = {
-    "FullyConnected": (HybridFullyConnected, 1),
-    "Conv2D": (HybridConv2D, 1),
-    "DepthwiseConv2D": (HybridDepthwiseConv2D, 1),
-    "BatchMatMul": (HybridBatchMatMul, 1),
-    "EmbeddingLookup": (HybridEmbeddingLookup, 1),
-}
-
-__all__ = ["HYBRID_KERNELS", "HybridFullyConnected", "HybridConv2D", "HybridDepthwiseConv2D",
-           "HybridBatchMatMul", "HybridEmbeddingLookup", "is_hybrid", "quantize_rows",
-           "hybrid_kernel_for"]
-
-
-def hybrid_kernel_for(op: Operation, graph: Graph) -> type[CpuKernel] | None:
-    """The hybrid kernel class for `op`, or None when `op` is not a hybrid op."""
-    entry = HYBRID_KERNELS.get(op.type) or HYBRID_RNN_KERNELS.get(op.type)
-    if entry is None:
-        return None
-    cls, widx = entry
-    if op.type == "EmbeddingLookup":
-        ok = (len(op.inputs) > 1 and op.inputs[1] >= 0
-              and graph.operands[op.inputs[1]].dtype == I8
-              and graph.operands[op.inputs[1]].quant is not None)
-        return cls if ok else None
-    return cls if is_hybrid(op, graph, widx) else None

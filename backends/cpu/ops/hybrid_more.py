@@ -11,7 +11,8 @@ from __future__ import annotations
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
-from .common import CpuKernel, activation, conv_padding
+from ....core.ops.forms import hybrid, int8_table
+from .common import CpuKernel, activation, conv_padding, register
 from .hybrid_base import F32, I8, HybridKernel, quantize_rows
 
 
@@ -73,6 +74,7 @@ class _HybridConvBase(HybridKernel):
             self.act(self.out)
 
 
+@register("Conv2D", when=hybrid)
 class HybridConv2D(_HybridConvBase):
     def run(self) -> None:
         win, scale, zp = self._quantized_windows()
@@ -87,6 +89,7 @@ class HybridConv2D(_HybridConvBase):
         self.finish(acc, scale)
 
 
+@register("DepthwiseConv2D", when=hybrid)
 class HybridDepthwiseConv2D(_HybridConvBase):
     channel_axis = 3
     depthwise = True
@@ -103,6 +106,7 @@ class HybridDepthwiseConv2D(_HybridConvBase):
         self.finish(acc, scale)
 
 
+@register("BatchMatMul", when=hybrid)
 class HybridBatchMatMul(HybridKernel):
     def validate(self) -> None:
         a, b = self.inputs[0], self.inputs[1]
@@ -133,6 +137,7 @@ class HybridBatchMatMul(HybridKernel):
         np.copyto(self.out, acc.astype(np.float32) * mult[..., None])
 
 
+@register("EmbeddingLookup", when=int8_table)
 class HybridEmbeddingLookup(CpuKernel):
     """out[i] = value[ids[i]] * scale (per tensor, or per row of the table)."""
 

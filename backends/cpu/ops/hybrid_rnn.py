@@ -4,15 +4,17 @@ with float32 input, state and output and int8 constant weight matrices (per-tens
 the TFLite converter's dynamic-range quantization writes them. The arithmetic is in
 hybrid_rnn_cell; the input/state/option handling is the float kernels' (rnn_lstm, rnn).
 
-SVDF's hybrid kernel (hybrid_svdf) is listed in HYBRID_RNN_KERNELS too.
+SVDF's hybrid kernel is in hybrid_svdf.
 
-These classes are not registered: hybrid.hybrid_kernel_for routes an op here when its input is
-float32 and its first always-present weight matrix is an int8 constant with a scale.
+Each class is registered under its op's key for the hybrid form (core/ops/forms.py): float32
+input and an int8 constant with a scale as the first always-present weight matrix.
 """
 from __future__ import annotations
 
 import numpy as np
 
+from ....core.ops.forms import hybrid, hybrid_weights
+from .common import register
 from .hybrid_rnn_cell import (HybridRecurrent, QMatrix, gather_hybrid_lstm,
                               hybrid_lstm_sequence, hybrid_rnn_sequence)
 from .hybrid_svdf import HybridSvdf
@@ -66,14 +68,17 @@ class _HybridLstmStep(_HybridRecurrent):
         return out
 
 
+@register("LSTM", when=hybrid_weights(2))
 class HybridLstm(_HybridLstmStep, LstmLayer):
     """One hybrid LSTM step."""
 
 
+@register("UnidirectionalSequenceLSTM", when=hybrid_weights(2))
 class HybridUnidirectionalSequenceLstm(_HybridLstmStep, UnidirectionalSequenceLstmLayer):
     """A hybrid LSTM over a sequence."""
 
 
+@register("BidirectionalSequenceLSTM", when=hybrid_weights(2))
 class HybridBidirectionalSequenceLstm(_HybridRecurrent, BidirectionalSequenceLstmLayer):
     def direction(self, base: int, aux: int):
         slots = [None] + [self.slot(base + k) for k in range(1, 18)] + [None] * 6
@@ -111,14 +116,17 @@ class _HybridRnnStep(_HybridRecurrent):
         return out
 
 
+@register("RNN", when=hybrid)
 class HybridRnn(_HybridRnnStep, RnnLayer):
     """One hybrid RNN step."""
 
 
+@register("UnidirectionalSequenceRNN", when=hybrid)
 class HybridUnidirectionalSequenceRnn(_HybridRnnStep, UnidirectionalSequenceRnnLayer):
     """A hybrid RNN over a sequence."""
 
 
+@register("BidirectionalSequenceRNN", when=hybrid)
 class HybridBidirectionalSequenceRnn(_HybridRecurrent, BidirectionalSequenceRnnLayer):
     def load(self):
         aux = [None if self.slot(i) is None else QMatrix(self.slot(i), "aux weights")
@@ -136,17 +144,6 @@ class HybridBidirectionalSequenceRnn(_HybridRecurrent, BidirectionalSequenceRnnL
         write_bidi(self, out_f, out_b)
 
 
-#: IR op type -> (hybrid kernel class, index of an always-present int8 weight matrix)
-HYBRID_RNN_KERNELS = {
-    "LSTM": (HybridLstm, 2),
-    "UnidirectionalSequenceLSTM": (HybridUnidirectionalSequenceLstm, 2),
-    "BidirectionalSequenceLSTM": (HybridBidirectionalSequenceLstm, 2),
-    "RNN": (HybridRnn, 1),
-    "UnidirectionalSequenceRNN": (HybridUnidirectionalSequenceRnn, 1),
-    "BidirectionalSequenceRNN": (HybridBidirectionalSequenceRnn, 1),
-    "Svdf": (HybridSvdf, 1),
-}
-
-__all__ = ["HYBRID_RNN_KERNELS", "HybridLstm", "HybridUnidirectionalSequenceLstm",
+__all__ = ["HybridLstm", "HybridUnidirectionalSequenceLstm",
            "HybridBidirectionalSequenceLstm", "HybridRnn", "HybridUnidirectionalSequenceRnn",
            "HybridBidirectionalSequenceRnn", "HybridSvdf"]

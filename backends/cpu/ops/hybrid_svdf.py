@@ -9,13 +9,15 @@ rescaled by float32(row scale x weights_feature scale); that feature column goes
 state's last memory slot. The rest is float: weights_time dequantized once (q * scale in
 float32), state . weights_time over memory, the sum over rank, the bias and the activation.
 
-Not registered: hybrid.hybrid_kernel_for routes an op here (via HYBRID_RNN_KERNELS) when its
-input is float32 and weights_feature an int8 constant with a scale.
+Registered for SVDF's hybrid form (`when=hybrid`, core/ops/forms.py): float32 input and an
+int8 constant weights_feature with a scale.
 """
 from __future__ import annotations
 
 import numpy as np
 
+from ....core.ops.forms import hybrid
+from .common import register
 from .hybrid_rnn_cell import HybridRecurrent, QMatrix, QRows
 from .rnn import SvdfLayer
 
@@ -23,6 +25,7 @@ F32 = np.dtype(np.float32)
 I8 = np.dtype(np.int8)
 
 
+@register("Svdf", when=hybrid)
 class HybridSvdf(HybridRecurrent, SvdfLayer):
     """inputs (x (batch, n_input) float32, weights_feature (filters, n_input) int8,
     weights_time (filters, memory) int8, bias (units,) float32 optional, state

@@ -1,5 +1,5 @@
 """Quantized (int8/uint8/int16) kernels of the cpu backend, with TFLite's integer arithmetic.
-Importing the modules fills `qkernels`; `quant_kernel_for` is the registry's select hook."""
+Importing the modules registers them in the cpu registry (`when=quantized`)."""
 from . import convert  # noqa: F401
 from . import qbinary  # noqa: F401
 from . import qpool  # noqa: F401
@@ -27,6 +27,3 @@ from . import qactivation  # noqa: F401
 from . import qtanh16  # noqa: F401
 from . import qlogsoftmax  # noqa: F401
 from . import qdiv  # noqa: F401
-from .base import qkernels, quant_kernel_for
-
-__all__ = ["qkernels", "quant_kernel_for"]

@@ -1,49 +1,23 @@
-"""The quantized kernels' registry and base class.
+"""The quantized kernels' base class.
 
 Quantized forms of an op (int8/uint8/int16 tensors with scale and zero point) are separate
-kernel classes from the float ones, registered in `qkernels` under the same keys
-("Type" or "Type.SUBTYPE"), or per input dtype where the 8-bit and int16 forms are different
-kernels (`qregister(key, dtypes=...)`). The cpu registry's select hook (`quant_kernel_for`) picks the
-quantized class when the op's `applies` says the op is quantized; otherwise the float kernel
-(or a hybrid one) runs it.
+kernel classes from the float ones, registered in the cpu registry under the same keys with
+`when=quantized` (core/ops/forms.py), and per input dtype where the 8-bit and int16 forms are
+different kernels (`register(key, dtypes=..., when=quantized)`). The registry picks the
+quantized class when its form applies; otherwise the float kernel (or a hybrid one) runs the op.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from .....core.backend import KernelRegistry
 from .....core.ir import Graph, Operation
 from .....core.ir.operand import QUANTIZED_DTYPES
-from ..common import CpuKernel
+from .....core.ops.forms import is_quantized, quantized, quantized_input
+from ..common import CpuKernel, register
 from . import qmath
-
-qkernels = KernelRegistry("cpu")
-# (key, input dtype) -> class, for ops whose 8-bit and int16 forms are different kernels
-_by_dtype: dict[tuple[str, np.dtype], type] = {}
-
-
-def qregister(*keys: str, dtypes=None):
-    """Register a quantized kernel class under `keys`; with `dtypes`, only for inputs of those
-    dtypes (another class may take the op's other dtypes)."""
-    if dtypes is None:
-        return qkernels.register(*keys)
-
-    def deco(cls: type) -> type:
-        for key in keys:
-            for d in dtypes:
-                if (key, np.dtype(d)) in _by_dtype:
-                    raise ValueError(f"quantized kernel for {key} {np.dtype(d)} registered twice")
-                _by_dtype[(key, np.dtype(d))] = cls
-        return cls
-    return deco
 
 Q_DTYPES = QUANTIZED_DTYPES
 I8, U8, I16 = np.dtype(np.int8), np.dtype(np.uint8), np.dtype(np.int16)
-
-
-def is_quantized(graph: Graph, index: int) -> bool:
-    """Whether operand `index` is an int8/uint8/int16 tensor with quantization parameters."""
-    return index >= 0 and graph.operands[index].is_quantized
 
 
 class QuantKernel(CpuKernel):
@@ -52,12 +26,6 @@ class QuantKernel(CpuKernel):
 
     dtypes = Q_DTYPES
     quantized = True
-
-    @classmethod
-    def applies(cls, op: Operation, graph: Graph) -> bool:
-        """Whether this quantized class (rather than the float kernel) runs `op`: by default,
-        when its first input is a quantized tensor."""
-        return bool(op.inputs) and is_quantized(graph, op.inputs[0])
 
     @classmethod
     def supports(cls, op: Operation, graph: Graph) -> tuple[bool, str]:
@@ -162,12 +130,5 @@ class QuantKernel(CpuKernel):
                             f"{a.name!r} and {b.name!r}")
 
 
-def quant_kernel_for(op: Operation, graph: Graph) -> type[CpuKernel] | None:
-    """The quantized kernel class for `op`, or None when it is not a quantized op."""
-    dtype = graph.operands[op.inputs[0]].dtype if op.inputs and op.inputs[0] >= 0 else None
-    keys = ([f"{op.type}.{op.subtype}"] if op.subtype else []) + [op.type]
-    cls = next((_by_dtype[(k, dtype)] for k in keys if (k, dtype) in _by_dtype), None) \
-        or qkernels.lookup(op)
-    if cls is None or not cls.applies(op, graph):
-        return None
-    return cls
+__all__ = ["Q_DTYPES", "I8", "U8", "I16", "QuantKernel", "is_quantized", "quantized",
+           "quantized_input", "register"]

@@ -11,18 +11,14 @@ import numpy as np
 
 from .....core.backend.quantization import channel_axis, quantize
 from . import qmath
-from .base import Q_DTYPES, QuantKernel, is_quantized, qregister
+from .base import Q_DTYPES, QuantKernel, is_quantized, register
 
 F32 = np.dtype(np.float32)
 
 
-@qregister("ElementwiseUnary.QUANTIZE")
+@register("ElementwiseUnary.QUANTIZE")
 class QuantizeLayer(QuantKernel):
     dtypes = Q_DTYPES | {F32}
-
-    @classmethod
-    def applies(cls, op, graph) -> bool:
-        return True
 
     @classmethod
     def supports(cls, op, graph):

@@ -30,7 +30,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import qmath
-from .base import I8, I16, U8, QuantKernel, is_quantized, qregister
+from .base import I8, I16, U8, QuantKernel, is_quantized, quantized, register
 from .qlut_math import lookup, value_table
 
 F32 = np.float32
@@ -75,7 +75,8 @@ class _UnaryTable(QuantKernel):
         lookup(self.table, self.inputs[0].buffer, out=self.outputs[0].buffer)
 
 
-@qregister(*(f"ElementwiseActivation.{k}" for k in RELUS))
+@register(*(f"ElementwiseActivation.{k}" for k in RELUS),
+          when=quantized)
 class QRelu(_UnaryTable):
     """RELU, RELU6, RELU_N1_TO_1, RELU_0_TO_1 with input->output requantization."""
 
@@ -95,7 +96,7 @@ class QRelu(_UnaryTable):
         return np.clip(mbqm(v - self.xz, self.m, self.s) + self.yz, self.lo, self.hi)
 
 
-@qregister("ElementwiseActivation.LEAKY_RELU")
+@register("ElementwiseActivation.LEAKY_RELU", when=quantized)
 class QLeakyRelu(_UnaryTable):
     """LEAKY_RELU with an identity and an alpha multiplier."""
 
@@ -113,7 +114,7 @@ class QLeakyRelu(_UnaryTable):
         return np.where(v >= 0, mbqm(v, self.m_id, self.s_id), neg) + self.yz
 
 
-@qregister("ElementwiseUnary.ABS")
+@register("ElementwiseUnary.ABS", when=quantized)
 class QAbs(_UnaryTable):
     dtypes = frozenset({I8, I16})
 
@@ -126,7 +127,7 @@ class QAbs(_UnaryTable):
         return (mbqm(v, self.m, self.s) if self.rescale else v) + self.yz
 
 
-@qregister("ElementwiseUnary.NEG")
+@register("ElementwiseUnary.NEG", when=quantized)
 class QNeg(QuantKernel):
     """NEG of the stored integers (int8, int16), wrapping, quantization parameters ignored."""
 
@@ -141,7 +142,7 @@ class QNeg(QuantKernel):
         np.negative(self.inputs[0].buffer, out=self.outputs[0].buffer)
 
 
-@qregister("PReLU")
+@register("PReLU", when=quantized)
 class QPRelu(QuantKernel):
     """PRELU of a quantized input with a quantized alpha (int8, uint8)."""
 

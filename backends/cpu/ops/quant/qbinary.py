@@ -27,7 +27,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import qmath, qpairtable
-from .base import I16, QuantKernel, qregister
+from .base import I16, QuantKernel, quantized, register
 from .qbinary_math import (ELEMENTWISE, SCALAR_BROADCAST, common_scale, loop_kinds,
                            rescale_below_one, vector_input, vector_output)
 from .qlut_math import checked_log2
@@ -39,7 +39,7 @@ VECTOR_LOOPS = {("ADD", np.dtype(np.uint8)): (8, False, 8),
                 ("ADD", np.dtype(np.int8)): (16, True, 8)}
 
 
-@qregister("BinaryArithmetic")
+@register("BinaryArithmetic", when=quantized)
 class QuantAddSubLayer(qpairtable.TabulatedBinary, QuantKernel):
     """ADD / SUB of two quantized tensors (see the module docstring for the arithmetic)."""
 

@@ -27,7 +27,7 @@ from typing import Callable
 import numpy as np
 
 from . import qmath
-from .base import I16, QuantKernel, is_quantized, qregister
+from .base import I16, QuantKernel, is_quantized, quantized, register
 from .qlut_math import lookup, value_table
 
 COMPARE: dict[str, Callable] = {
@@ -51,7 +51,7 @@ def check_binary_operands(kernel: QuantKernel, what: str) -> None:
         raise kernel.fail(f"quantized {op.subtype or op.type} is per-tensor only")
 
 
-@qregister("Comparison")
+@register("Comparison", when=quantized)
 class QuantComparison(QuantKernel):
     """Comparison of two quantized tensors into a bool tensor (see the module docstring)."""
 
@@ -96,7 +96,8 @@ class QuantComparison(QuantKernel):
         self.fn(lookup(self.tables[0], a), lookup(self.tables[1], b), out=out)
 
 
-@qregister("ElementwiseBinary.MAXIMUM", "ElementwiseBinary.MINIMUM")
+@register("ElementwiseBinary.MAXIMUM", "ElementwiseBinary.MINIMUM",
+          when=quantized)
 class QuantMaximumMinimum(QuantKernel):
     """MAXIMUM / MINIMUM of the raw stored integers (the interpreter ignores the quantization
     parameters of both inputs and the output)."""

@@ -18,12 +18,12 @@ import numpy as np
 from ..shape_ops import ConcatLayer, PadLayer
 from ..slice_split import PackLayer
 from . import qmath
-from .base import U8, QuantKernel, qregister
+from .base import U8, QuantKernel, quantized, register
 
 F32 = np.float32
 
 
-@qregister("Concat")
+@register("Concat", when=quantized)
 class QConcat(QuantKernel, ConcatLayer):
     def validate(self) -> None:
         ConcatLayer.validate(self)
@@ -58,7 +58,7 @@ class QConcat(QuantKernel, ConcatLayer):
         ConcatLayer.run(self)       # act is None: refused above
 
 
-@qregister("Pack")
+@register("Pack", when=quantized)
 class QPack(QuantKernel, PackLayer):
     def validate(self) -> None:
         PackLayer.validate(self)
@@ -68,7 +68,7 @@ class QPack(QuantKernel, PackLayer):
             self.check_same_quant(t, self.outputs[0])
 
 
-@qregister("Pad", "PadV2")
+@register("Pad", "PadV2", when=quantized)
 class QPad(QuantKernel, PadLayer):
     def validate(self) -> None:
         PadLayer.validate(self)

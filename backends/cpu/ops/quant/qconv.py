@@ -34,7 +34,7 @@ import numpy as np
 
 from ..conv2d import Conv2DLayer
 from . import qmath
-from .base import I8, I16, U8, QuantKernel, qregister
+from .base import I8, I16, U8, QuantKernel, quantized, register
 from .qconv_f64 import Float64Rescale
 
 I64 = np.int64
@@ -231,7 +231,7 @@ class QConvBase(QuantKernel):
         self.float_kernel.run()
 
 
-@qregister("Conv2D")
+@register("Conv2D", when=quantized)
 class QConv2DLayer(QConvBase):
     dtypes = frozenset({I8, U8, I16})
     filter_axis = 0

@@ -15,12 +15,12 @@ float64, exact by the bound checked in QConvBase.validate; each band is requanti
 from __future__ import annotations
 
 from ..common import conv_padding
-from .base import I8, I16, U8, qregister
+from .base import I8, I16, U8, quantized, register
 from .qconv import QConvBase
 from .qdw_plan import DepthwisePlan
 
 
-@qregister("DepthwiseConv2D")
+@register("DepthwiseConv2D", when=quantized)
 class QDepthwiseConv2DLayer(QConvBase):
     dtypes = frozenset({I8, U8, I16})
     filter_axis = 3

@@ -23,12 +23,12 @@ import numpy as np
 
 from .....errors import ExecutionError
 from . import qdiv_math, qmath, qpairtable
-from .base import U8, QuantKernel, qregister
+from .base import U8, QuantKernel, quantized, register
 
 I64 = np.int64
 
 
-@qregister("BinaryArithmetic.DIV")
+@register("BinaryArithmetic.DIV", when=quantized)
 class QuantDivLayer(qpairtable.TabulatedBinary, QuantKernel):
     """DIV of two uint8 tensors (see the module docstring for the arithmetic)."""
 

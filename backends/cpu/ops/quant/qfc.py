@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import qmath
-from .base import I8, I16, U8, QuantKernel, is_quantized, qregister
+from .base import I8, I16, U8, QuantKernel, is_quantized, quantized, register
 from .qgemm import Operand, dtype_bound, exact_matmul
 
 I32, I64 = np.dtype(np.int32), np.dtype(np.int64)
@@ -47,7 +47,7 @@ def reference_double_rescale(acc: np.ndarray, effective: np.ndarray) -> np.ndarr
     return np.where(ok, r, qmath.INT32_MIN).astype(np.int64)
 
 
-@qregister("FullyConnected")
+@register("FullyConnected", when=quantized)
 class QFullyConnectedLayer(QuantKernel):
     dtypes = frozenset({I8, U8, I16})
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .base import I8, U8, QuantKernel, qregister
+from .base import I8, U8, QuantKernel, quantized, register
 from .qfixed import pot16, srdhm16
 from .qlut_math import lookup, value_table
 from .qmath import quantize_multiplier, rounding_divide_by_pot
@@ -69,7 +69,7 @@ def hard_swish_q(x, in_zp: int, out_zp: int, params, dtype) -> np.ndarray:
     return np.clip(out, info.min, info.max).astype(dtype)
 
 
-@qregister("ElementwiseActivation.HARD_SWISH")
+@register("ElementwiseActivation.HARD_SWISH", when=quantized)
 class QHardSwish(QuantKernel):
     dtypes = frozenset({I8, U8})
 

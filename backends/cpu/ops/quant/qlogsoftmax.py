@@ -22,13 +22,13 @@ from __future__ import annotations
 import numpy as np
 
 from . import qlut_math as qm
-from .base import I8, U8, QuantKernel, qregister
+from .base import I8, U8, QuantKernel, quantized, register
 from .qsoftmax import exp_rows, softmax_exp_table
 
 F32 = np.float32
 
 
-@qregister("LogSoftmax")
+@register("LogSoftmax", when=quantized)
 class QLogSoftmax(QuantKernel):
     dtypes = frozenset({I8, U8})
 

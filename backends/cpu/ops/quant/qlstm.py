@@ -30,7 +30,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..rnn_lstm import LstmBase, OverSequence
-from .base import I8, I16, QuantKernel, qregister
+from .base import I8, I16, QuantKernel, quantized, register
 from .qfixed import sigmoid16, tanh16, wrap16
 from .qlstm_math import clip16, layer_norm, mbqm, rdbp, wrap32
 from .qlstm_params import GATES, IntLstmParams
@@ -203,7 +203,7 @@ class QuantLstmBase(LstmBase, QuantKernel):
         return self.sequence(x)
 
 
-@qregister("LSTM")
+@register("LSTM", when=quantized)
 class QuantLstm(QuantLstmBase):
     """One integer LSTM step: input (batch, n_input) -> output (batch, n_output)."""
 
@@ -211,7 +211,7 @@ class QuantLstm(QuantLstmBase):
         np.copyto(self.out, self.sequence(np.asarray(self.buf(0))[None])[0], casting="unsafe")
 
 
-@qregister("UnidirectionalSequenceLSTM")
+@register("UnidirectionalSequenceLSTM", when=quantized)
 class QuantUnidirectionalSequenceLstm(OverSequence, QuantLstmBase):
     """An integer LSTM over a sequence (time-major, or batch-major run batch by batch)."""
 

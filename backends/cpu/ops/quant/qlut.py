@@ -22,7 +22,7 @@ import numpy as np
 
 from .....errors import ExecutionError
 from . import qlut_math as qm
-from .base import I8, I16, U8, QuantKernel, qregister
+from .base import I8, I16, U8, QuantKernel, quantized, register
 
 
 class _LutKernel(QuantKernel):
@@ -62,7 +62,7 @@ class _LutKernel(QuantKernel):
             qm.lookup(self.table, x, out=out)
 
 
-@qregister("ElementwiseActivation.TANH", dtypes=(I8, U8))
+@register("ElementwiseActivation.TANH", dtypes=(I8, U8), when=quantized)
 class QTanh(_LutKernel):
     dtypes = frozenset({I8, U8})
 
@@ -70,7 +70,7 @@ class QTanh(_LutKernel):
         return qm.tanhf
 
 
-@qregister("ElementwiseActivation.LOGISTIC", dtypes=(I8, U8))
+@register("ElementwiseActivation.LOGISTIC", dtypes=(I8, U8), when=quantized)
 class QLogistic(_LutKernel):
     dtypes = frozenset({I8, U8})
 
@@ -83,7 +83,7 @@ class QLogistic(_LutKernel):
         return qm.logistic
 
 
-@qregister("ElementwiseActivation.ELU")
+@register("ElementwiseActivation.ELU", when=quantized)
 class QElu(_LutKernel):
     dtypes = frozenset({I8})
 
@@ -91,7 +91,7 @@ class QElu(_LutKernel):
         return qm.elu
 
 
-@qregister("ElementwiseActivation.GELU")
+@register("ElementwiseActivation.GELU", when=quantized)
 class QGelu(_LutKernel):
     dtypes = frozenset({I8, U8, I16})
     int16_zero_points = False
@@ -100,7 +100,7 @@ class QGelu(_LutKernel):
         return qm.gelu_approximate if self.op.params.get("approximate", False) else qm.gelu
 
 
-@qregister("ElementwiseUnary.EXP")
+@register("ElementwiseUnary.EXP", when=quantized)
 class QExp(_LutKernel):
     dtypes = frozenset({I8, I16})
 
@@ -108,7 +108,7 @@ class QExp(_LutKernel):
         return qm.expf
 
 
-@qregister("ElementwiseUnary.LOG")
+@register("ElementwiseUnary.LOG", when=quantized)
 class QLog(_LutKernel):
     dtypes = frozenset({I8, I16})
 
@@ -127,7 +127,7 @@ class _NonNegative:
                                  f"values only)")
 
 
-@qregister("ElementwiseUnary.RSQRT", dtypes=(I16,))
+@register("ElementwiseUnary.RSQRT", dtypes=(I16,), when=quantized)
 class QRsqrt(_NonNegative, _LutKernel):
     dtypes = frozenset({I16})
 
@@ -135,7 +135,7 @@ class QRsqrt(_NonNegative, _LutKernel):
         return qm.rsqrt_or(qm.F(qm.F(32767) * qm.F(ys)))
 
 
-@qregister("ElementwiseUnary.SQRT")
+@register("ElementwiseUnary.SQRT", when=quantized)
 class QSqrt(_NonNegative, QuantKernel):
     """SqrtEvalQuantized, vectorized (float32 throughout, truncating conversion)."""
     dtypes = frozenset({I8, I16})

@@ -16,7 +16,7 @@ import numpy as np
 
 from . import qfixed
 from . import qlut_math as qm
-from .base import I8, QuantKernel, qregister
+from .base import I8, QuantKernel, quantized, register
 from .qlut import _NonNegative
 from .qmath import multiply_by_quantized_multiplier, quantize_multiplier
 
@@ -37,7 +37,7 @@ def rsqrt_int8(x: np.ndarray, in_scale: float, in_zp: int, out_scale: float,
     return out.astype(np.int8)
 
 
-@qregister("ElementwiseUnary.RSQRT", dtypes=(I8,))
+@register("ElementwiseUnary.RSQRT", dtypes=(I8,), when=quantized)
 class QRsqrtInt8(_NonNegative, QuantKernel):
     dtypes = frozenset({I8})
 

@@ -18,13 +18,13 @@ from __future__ import annotations
 import numpy as np
 
 from . import qmath
-from .base import I8, I16, QuantKernel, qregister
+from .base import I8, I16, QuantKernel, quantized, register
 from .qgemm import Operand, dtype_bound, exact_matmul
 
 I32 = np.dtype(np.int32)
 
 
-@qregister("BatchMatMul")
+@register("BatchMatMul", when=quantized)
 class QBatchMatMulLayer(QuantKernel):
     dtypes = frozenset({I8, I16})
 

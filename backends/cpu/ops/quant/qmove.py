@@ -6,21 +6,21 @@ from __future__ import annotations
 
 from ..misc_ops import SpaceToBatchNDLayer
 from ..shape_ops import DepthToSpaceLayer, SpaceToDepthLayer
-from .base import I8, U8, QuantKernel, qregister
+from .base import I8, U8, QuantKernel, quantized, register
 
 
-@qregister("SpaceToBatchND")
+@register("SpaceToBatchND", when=quantized)
 class QSpaceToBatchND(QuantKernel, SpaceToBatchNDLayer):
     def validate(self) -> None:
         SpaceToBatchNDLayer.validate(self)
         self.check_same_quant(self.inputs[0], self.outputs[0])
 
 
-@qregister("SpaceToDepth")
+@register("SpaceToDepth", when=quantized)
 class QSpaceToDepth(QuantKernel, SpaceToDepthLayer):
     dtypes = frozenset({I8, U8})
 
 
-@qregister("DepthToSpace")
+@register("DepthToSpace", when=quantized)
 class QDepthToSpace(QuantKernel, DepthToSpaceLayer):
     dtypes = frozenset({I8, U8})

@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import qmath, qpairtable
-from .base import I8, I16, U8, QuantKernel, qregister
+from .base import I8, I16, U8, QuantKernel, quantized, register
 from .qbinary_math import (ELEMENTWISE, SCALAR_BROADCAST, doubling_high_mul_up,
                            loop_kinds, shift_left, wrap_int16)
 
@@ -56,7 +56,7 @@ def mul_vector_lanes(p: np.ndarray, multiplier: int, shift: int, offset: int, dt
     return np.clip(v, lo, hi)
 
 
-@qregister("BinaryArithmetic.MUL")
+@register("BinaryArithmetic.MUL", when=quantized)
 class QuantMulLayer(qpairtable.TabulatedBinary, QuantKernel):
     """MUL of two quantized tensors (see the module docstring for the arithmetic)."""
 

@@ -15,13 +15,13 @@ from __future__ import annotations
 import numpy as np
 
 from . import qmath
-from .base import I8, U8, QuantKernel, qregister
+from .base import I8, U8, QuantKernel, quantized, register
 from .qfixed import inv_sqrt_multiplier_exp
 
 I64 = np.int64
 
 
-@qregister("L2Normalization")
+@register("L2Normalization", when=quantized)
 class QL2Normalization(QuantKernel):
     dtypes = frozenset({I8, U8})
 

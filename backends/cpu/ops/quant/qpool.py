@@ -16,7 +16,7 @@ import numpy as np
 
 from ..common import pool_windows, window_counts
 from . import qmath
-from .base import QuantKernel, qregister
+from .base import QuantKernel, quantized, register
 
 I64 = np.int64
 
@@ -59,7 +59,7 @@ class QPoolBase(QuantKernel):
                          out=self.outputs[0].buffer)
 
 
-@qregister("Pool2D.AVERAGE_POOL_2D")
+@register("Pool2D.AVERAGE_POOL_2D", when=quantized)
 class QAveragePool2D(QPoolBase):
     combine = staticmethod(np.add)
 
@@ -73,6 +73,6 @@ class QAveragePool2D(QPoolBase):
         return np.where(acc > 0, mag, -mag)
 
 
-@qregister("Pool2D.MAX_POOL_2D")
+@register("Pool2D.MAX_POOL_2D", when=quantized)
 class QMaxPool2D(QPoolBase):
     combine = staticmethod(np.maximum)

@@ -27,7 +27,7 @@ import numpy as np
 
 from ..reduce_softmax import ReduceLayer
 from . import qmath
-from .base import I8, I16, U8, QuantKernel, qregister
+from .base import I8, I16, U8, QuantKernel, quantized, register
 
 I64 = np.int64
 F32 = np.float32
@@ -75,7 +75,7 @@ class QReduce(QuantKernel):
         np.copyto(out, self.reduce(x, axes, constants).reshape(out.shape), casting="unsafe")
 
 
-@qregister("Reduce.REDUCE_MAX", "Reduce.REDUCE_MIN")
+@register("Reduce.REDUCE_MAX", "Reduce.REDUCE_MIN", when=quantized)
 class QReduceMaxMin(QReduce):
     def setup(self) -> None:
         self.check_same_quant(self.inputs[0], self.outputs[0])
@@ -90,7 +90,7 @@ class QReduceMaxMin(QReduce):
         return self.fn(x, axis=axes, keepdims=True) if axes else x
 
 
-@qregister("Reduce.MEAN")
+@register("Reduce.MEAN", when=quantized)
 class QMean(QReduce):
     def setup(self) -> None:
         x, y = self.inputs[0], self.outputs[0]
@@ -131,7 +131,7 @@ class QMean(QReduce):
         return np.clip(out, self.lo, self.hi)
 
 
-@qregister("Reduce.SUM")
+@register("Reduce.SUM", when=quantized)
 class QSum(QReduce):
     def setup(self) -> None:
         if self.inputs[0].dtype == I16:
@@ -156,7 +156,7 @@ class QSum(QReduce):
         return np.clip(r + self.out_zp, self.lo, self.hi)
 
 
-@qregister("Reduce.REDUCE_PROD")
+@register("Reduce.REDUCE_PROD", when=quantized)
 class QProd(QReduce):
     dtypes = frozenset({I8, I16})
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..pool_resize import interpolation
-from .base import U8, QuantKernel, qregister
+from .base import U8, QuantKernel, quantized, register
 
 I64 = np.int64
 F32 = np.float32
@@ -41,7 +41,7 @@ def integer_interpolation(out_size: int, in_size: int, align: bool, half: bool):
     return src, lo, hi
 
 
-@qregister("ResizeBilinear")
+@register("ResizeBilinear", when=quantized)
 class QResizeBilinear(QuantKernel):
     def validate(self) -> None:
         p = self.op.params

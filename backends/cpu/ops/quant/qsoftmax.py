@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import qlut_math as qm
-from .base import I8, I16, U8, QuantKernel, qregister
+from .base import I8, I16, U8, QuantKernel, quantized, register
 from .qmath import round_half_away
 
 F32 = np.float32
@@ -42,7 +42,7 @@ def exp_rows(table: np.ndarray, v: np.ndarray):
     return m, e, np.cumsum(e, axis=-1, dtype=F32)[..., -1:]      # sequential float32 sum
 
 
-@qregister("Softmax", dtypes=(I8, U8))
+@register("Softmax", dtypes=(I8, U8), when=quantized)
 class QSoftmax(QuantKernel):
     dtypes = frozenset({I8, U8})
 

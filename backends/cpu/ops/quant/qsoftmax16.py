@@ -19,7 +19,7 @@ import math
 
 import numpy as np
 
-from .base import I16, QuantKernel, qregister
+from .base import I16, QuantKernel, quantized, register
 from .qfixed import bit_length
 from .qlut_math import lookup16
 from .qmath import multiply_by_quantized_multiplier, quantize_multiplier
@@ -52,7 +52,7 @@ EXP_LUT = gen_lut16(math.exp, -10.0, 0.0)
 RECIPROCAL_LUT = gen_lut16(lambda v: 1.0 / (1.0 + v), 0.0, 1.0)
 
 
-@qregister("Softmax", dtypes=(I16,))
+@register("Softmax", dtypes=(I16,), when=quantized)
 class QSoftmaxInt16(QuantKernel):
     dtypes = frozenset({I16})
 

@@ -20,14 +20,14 @@ from __future__ import annotations
 import numpy as np
 
 from . import qmath, qpairtable
-from .base import I8, QuantKernel, qregister
+from .base import I8, QuantKernel, quantized, register
 from .qbinary_math import common_scale, rescale_below_one
 
 I64 = np.int64
 LEFT_SHIFT = 7
 
 
-@qregister("SquaredDifference")
+@register("SquaredDifference", when=quantized)
 class QuantSquaredDifferenceLayer(qpairtable.TabulatedBinary, QuantKernel):
     """SQUARED_DIFFERENCE of two int8 tensors (see the module docstring)."""
 

@@ -23,7 +23,7 @@ import numpy as np
 
 from ..rnn_lstm import RecurrentKernel
 from . import qmath
-from .base import I8, I16, QuantKernel, qregister
+from .base import I8, I16, QuantKernel, quantized, register
 
 I32 = np.dtype(np.int32)
 I64 = np.int64
@@ -36,7 +36,7 @@ def int_matmul(a: np.ndarray, b: np.ndarray, bound: float) -> np.ndarray:
     return np.matmul(a.astype(dt), b.astype(dt)).astype(I64)
 
 
-@qregister("Svdf")
+@register("Svdf", when=quantized)
 class QuantSvdf(RecurrentKernel, QuantKernel):
     """inputs (x (batch, n_input) int8, weights_feature (filters, n_input) int8, weights_time
     (filters, memory) int16, bias (units,) int32 optional, state (batch, filters * memory)

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .base import I16, QuantKernel, qregister
+from .base import I16, QuantKernel, quantized, register
 from .qfixed import pot16, sigmoid16, tanh16
 from .qlut_math import checked_log2, lookup, value_table
 
@@ -64,7 +64,7 @@ class _FixedPoint16(QuantKernel):
         lookup(self.table, self.inputs[0].buffer, out=self.outputs[0].buffer)
 
 
-@qregister("ElementwiseActivation.TANH", dtypes=(I16,))
+@register("ElementwiseActivation.TANH", dtypes=(I16,), when=quantized)
 class QTanh16(_FixedPoint16):
     max_left_shift = 1
 
@@ -73,7 +73,7 @@ class QTanh16(_FixedPoint16):
         return tanh16(x, 3)
 
 
-@qregister("ElementwiseActivation.LOGISTIC", dtypes=(I16,))
+@register("ElementwiseActivation.LOGISTIC", dtypes=(I16,), when=quantized)
 class QLogistic16(_FixedPoint16):
     exact_output_scale = True
     fn = staticmethod(sigmoid16)

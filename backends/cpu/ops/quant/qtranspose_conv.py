@@ -33,7 +33,7 @@ import numpy as np
 
 from ..transpose_conv import TransposeConvPlan, transpose_conv_shape, transpose_padding
 from . import qmath
-from .base import I8, I16, U8, QuantKernel, is_quantized, qregister
+from .base import I8, I16, U8, QuantKernel, quantized_input, register
 from .qconv import ConvRequant
 from .qgemm import Operand, dtype_bound, exact_matmul, pick_float
 
@@ -54,15 +54,11 @@ def transpose_conv_multipliers(dtype, s_in: float, w_scales: np.ndarray, s_out: 
     return np.broadcast_to(real, (cout,)).copy()
 
 
-@qregister("TransposeConv")
+@register("TransposeConv", when=quantized_input(2))
 class QTransposeConvLayer(QuantKernel):
     """inputs (output_shape, weights [O, KH, KW, I], input NHWC, bias?); quantized input."""
 
     dtypes = frozenset({I8, U8, I16})
-
-    @classmethod
-    def applies(cls, op, graph) -> bool:
-        return len(op.inputs) > 2 and is_quantized(graph, op.inputs[2])
 
     @classmethod
     def supports(cls, op, graph):
