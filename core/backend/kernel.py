@@ -129,6 +129,8 @@ class KernelRegistry:
         dts = None if dtypes is None else frozenset(np.dtype(d) for d in dtypes)
 
         def deco(cls: type[Kernel]) -> type[Kernel]:
+            if "backend_id" not in vars(cls):     # names this backend in the class's refusals
+                cls.backend_id = self.backend_id
             for key in keys:
                 entry = Registration(key, cls, dts, when)
                 same = self._by_key.setdefault(key, [])

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from onert_py.model_builder import single_op_model
-from onert_py.backends.cpu.ops.quant import qmath
-from onert_py.backends.cpu.ops.quant.qbinary_math import rescale_below_one, vector_input
+from onert_py.core.quant import qmath
+from onert_py.core.quant.qbinary_math import rescale_below_one, vector_input
 from quant_harness import check_qop, qrand, qspec
 
 QPARAMS = {  # (scale a, zp a), (scale b, zp b), (scale out, zp out); zps shifted for uint8

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from onert_py.backends.cpu.ops.quant import qmath
+from onert_py.core.quant import qmath
 from onert_py.backends.cpu.ops.quant.qconv import ConvRequant
 from onert_py.backends.cpu.ops.quant.qconv_f64 import Float64Rescale, row_length
 

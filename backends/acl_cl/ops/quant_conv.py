@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...cpu.ops.quant import qmath
+from ....core.quant import qmath
 from ...cpu.ops.quant.qconv import QConv2DLayer
 from ...cpu.ops.quant.qconv_dw import QDepthwiseConv2DLayer
 from .common import check_act

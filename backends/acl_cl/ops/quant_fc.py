@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...cpu.ops.quant import qmath
+from ....core.quant import qmath
 from ...cpu.ops.quant.qfc import fc_multipliers
 from .common import check_act
 from .quant_common import I32, U8, QClKernel, quantized, quantized_8bit, register

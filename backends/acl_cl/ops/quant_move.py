@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...cpu.ops.quant import qmath
+from ....core.quant import qmath
 from ...cpu.ops.quant.qconcat import QConcat
 from ...cpu.ops.quant.qpool import QAveragePool2D, QMaxPool2D
 from .common import same_quant

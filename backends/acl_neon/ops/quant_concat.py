@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ....core.ops.forms import quantized
-from ...cpu.ops.quant import qmath
+from ....core.quant import qmath
 from ...cpu.ops.quant.base import U8
 from ...cpu.ops.quant.qconcat import QConcat
 from .. import native

@@ -12,7 +12,7 @@ import numpy as np
 from ....core.ops.forms import quantized
 from ...cpu.ops.quant.base import I8
 from ...cpu.ops.quant.qconv import ConvRequant
-from ...cpu.ops.quant.qgemm import dtype_bound, pick_float
+from ....core.quant.qgemm import dtype_bound, pick_float
 from ...cpu.ops.quant.qmatmul import QBatchMatMulLayer
 from .base import register
 from .quant import QuantNeon, conv_requant

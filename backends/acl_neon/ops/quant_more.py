@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from ....core.ops.forms import quantized
-from ...cpu.ops.quant import qmath
+from ....core.quant import qmath
 from ...cpu.ops.quant.base import I8
 from ...cpu.ops.quant.qreduce import QMean
 from ...cpu.ops.reduce_softmax import ReduceLayer

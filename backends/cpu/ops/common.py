@@ -1,116 +1,22 @@
-"""Shared pieces of the cpu kernels: the base class with dtype checks, fused activations,
-convolution padding."""
+"""The cpu backend's registry (`kernels`: its registrations are the supported-op list) and the
+NumPy helpers its kernels share (pooling windows). The op-level base class, activations and
+padding are core/ops/base.py's (re-exported here)."""
 from __future__ import annotations
-
-from typing import Callable
 
 import numpy as np
 
-from ....core.backend import Kernel, KernelRegistry
-from ....core.ir import Graph, Operation
+from ....core.backend import KernelRegistry
+from ....core.ops.base import (ANY, CLAMPS, F32, NUMERIC, OpKernel, activation,
+                               clamp_activation, conv_padding, dtypes, same_padding)
 
 kernels = KernelRegistry("cpu")
 register = kernels.register
 
-F32 = frozenset({np.dtype(np.float32)})
-NUMERIC = frozenset(np.dtype(t) for t in (np.float32, np.int32, np.int64))
-ANY = None   # accept any dtype NumPy can hold
 
+class CpuKernel(OpKernel):
+    """A cpu kernel (core/ops/base.py's OpKernel under the cpu backend's name)."""
 
-def dtypes(*names: str) -> frozenset:
-    """A frozenset of NumPy dtypes from their names."""
-    return frozenset(np.dtype(n) for n in names)
-
-
-class CpuKernel(Kernel):
-    """A cpu kernel; `dtypes` lists the accepted dtypes of the data input (None: any).
-    `subtype_dtypes`, where given, overrides `dtypes` per op sub-type (ADD vs DIV, ...).
-    `data` is the input whose dtype decides support (None: the first present input).
-    `backend_id` names the backend in refusals (a backend reusing the class sets its own)."""
-
-    dtypes: frozenset | None = F32
-    subtype_dtypes: dict[str, frozenset | None] = {}
-    data: int | None = None
     backend_id = "cpu"
-
-    @classmethod
-    def supports(cls, op: Operation, graph: Graph) -> tuple[bool, str]:
-        if cls.data is None:
-            index = next((i for i in op.inputs if i >= 0), None)
-            if index is None:
-                return True, ""
-        elif len(op.inputs) <= cls.data or op.inputs[cls.data] < 0:
-            return False, f"{op.name} has no input {cls.data} (it has {len(op.inputs)} inputs)"
-        else:
-            index = op.inputs[cls.data]
-        operand = graph.operands[index]
-        if operand.dtype is None:
-            return False, f"{cls.backend_id} cannot hold {operand.type_name} tensors"
-        accepted = cls.subtype_dtypes.get(op.subtype, cls.dtypes) if op.subtype else cls.dtypes
-        if accepted is not None and operand.dtype not in accepted:
-            names = ", ".join(sorted(str(d) for d in accepted))
-            return False, f"{cls.backend_id} {op.type} supports {names}, not {operand.dtype}"
-        if operand.is_quantized and not getattr(cls, "quantized", False):
-            return False, (f"{cls.backend_id} {op.type} has no quantized ({operand.dtype}) "
-                           f"kernel yet")
-        return True, ""
-
-    def check_scratch(self, what: str, shape: tuple, dtype: np.dtype) -> None:
-        """Refuse a working buffer over the session's max_tensor_bytes (as gen_tensors refuses
-        tensors) before allocating it."""
-        ctx = getattr(self, "ctx", None)     # None: a plan built outside configure()
-        why = ctx.data.oversize(shape, dtype) if ctx is not None else None
-        if why is not None:
-            raise self.fail(f"its {what} of shape {tuple(shape)} {why}")
-
-    def buf(self, i: int) -> np.ndarray | None:
-        t = self.inputs[i] if i < len(self.inputs) else None
-        return None if t is None else t.buffer
-
-    @property
-    def out(self) -> np.ndarray:
-        return self.outputs[0].buffer
-
-
-def activation(name: str | None) -> Callable[[np.ndarray], None] | None:
-    """In-place fused activation for a buffer, or None for NONE."""
-    if name in (None, "NONE"):
-        return None
-    if name == "RELU":
-        return lambda a: np.maximum(a, 0, out=a)
-    if name == "RELU6":
-        return lambda a: np.clip(a, 0, 6, out=a)
-    if name == "RELU_N1_TO_1":
-        return lambda a: np.clip(a, -1, 1, out=a)
-    if name == "TANH":
-        return lambda a: np.tanh(a, out=a)
-    if name == "SIGN_BIT":
-        return lambda a: np.copyto(a, np.signbit(a).astype(a.dtype))
-    raise ValueError(f"unknown fused activation {name!r}")
-
-
-CLAMPS = ("NONE", "RELU", "RELU6", "RELU_N1_TO_1")
-
-
-def clamp_activation(name: str | None):
-    """The fused activation of TFLite's float pooling and convolution kernels: a clamp to the
-    range of RELU, RELU6 or RELU_N1_TO_1; any other activation (TANH, SIGN_BIT) has no range
-    and is ignored, as the interpreter ignores it."""
-    return activation(name) if name in CLAMPS else None
-
-
-def same_padding(size: int, k: int, stride: int, dilation: int, out: int) -> tuple[int, int]:
-    """(before, after) padding of TFLite's SAME scheme."""
-    eff = (k - 1) * dilation + 1
-    total = max((out - 1) * stride + eff - size, 0)
-    return total // 2, total - total // 2
-
-
-def conv_padding(padding: str, h: int, w: int, kh: int, kw: int, sh: int, sw: int, dh: int,
-                 dw: int, oh: int, ow: int) -> tuple[int, int, int, int]:
-    if padding == "SAME":
-        return same_padding(h, kh, sh, dh, oh) + same_padding(w, kw, sw, dw, ow)
-    return 0, 0, 0, 0
 
 
 def pool_windows(params, x_shape, y_shape, fill, dtype):
@@ -132,3 +38,8 @@ def window_counts(taps: list, interior: np.ndarray) -> np.ndarray:
     the taps summed over an input of ones (this overwrites the interior)."""
     interior[...] = 1
     return sum(t[:1, :, :, :1] for t in taps)
+
+
+__all__ = ["kernels", "register", "CpuKernel", "OpKernel", "ANY", "CLAMPS", "F32", "NUMERIC",
+           "activation", "clamp_activation", "conv_padding", "dtypes", "same_padding",
+           "pool_windows", "window_counts"]

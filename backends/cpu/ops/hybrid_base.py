@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from .common import CpuKernel
-from .quant.qmath import round_half_away
+from ....core.quant.qmath import round_half_away
 
 I8 = np.dtype(np.int8)
 F32 = np.dtype(np.float32)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from .....core.backend.quantization import channel_axis, quantize
-from . import qmath
+from .....core.quant import qmath
 from .base import Q_DTYPES, QuantKernel, is_quantized, register
 
 F32 = np.dtype(np.float32)

@@ -29,9 +29,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import qmath
+from .....core.quant import qmath
 from .base import I8, I16, U8, QuantKernel, is_quantized, quantized, register
-from .qlut_math import lookup, value_table
+from .....core.quant.qlut_math import lookup, value_table
 
 F32 = np.float32
 RELUS = ("RELU", "RELU6", "RELU_N1_TO_1", "RELU_0_TO_1")

@@ -26,11 +26,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import qmath, qpairtable
+from .....core.quant import qmath, qpairtable
 from .base import I16, QuantKernel, quantized, register
-from .qbinary_math import (ELEMENTWISE, SCALAR_BROADCAST, common_scale, loop_kinds,
+from .....core.quant.qbinary_math import (ELEMENTWISE, SCALAR_BROADCAST, common_scale, loop_kinds,
                            rescale_below_one, vector_input, vector_output)
-from .qlut_math import checked_log2
+from .....core.quant.qlut_math import checked_log2
 
 I64 = np.int64
 # (op, dtype) -> (elementwise loop lanes, whether it folds the input shift in before vqrdmulh,

@@ -26,9 +26,9 @@ from typing import Callable
 
 import numpy as np
 
-from . import qmath
+from .....core.quant import qmath
 from .base import I16, QuantKernel, is_quantized, quantized, register
-from .qlut_math import lookup, value_table
+from .....core.quant.qlut_math import lookup, value_table
 
 COMPARE: dict[str, Callable] = {
     "EQUAL": np.equal, "NOT_EQUAL": np.not_equal, "LESS": np.less,

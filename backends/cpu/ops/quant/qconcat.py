@@ -17,7 +17,7 @@ import numpy as np
 
 from ..shape_ops import ConcatLayer, PadLayer
 from ..slice_split import PackLayer
-from . import qmath
+from .....core.quant import qmath
 from .base import U8, QuantKernel, quantized, register
 
 F32 = np.float32

@@ -33,7 +33,7 @@ from types import SimpleNamespace
 import numpy as np
 
 from ..conv2d import Conv2DLayer
-from . import qmath
+from .....core.quant import qmath
 from .base import I8, I16, U8, QuantKernel, quantized, register
 from .qconv_f64 import Float64Rescale
 

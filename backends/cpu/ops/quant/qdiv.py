@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from .....errors import ExecutionError
-from . import qdiv_math, qmath, qpairtable
+from .....core.quant import qdiv_math, qmath, qpairtable
 from .base import U8, QuantKernel, quantized, register
 
 I64 = np.int64

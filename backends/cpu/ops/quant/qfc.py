@@ -22,9 +22,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import qmath
+from .....core.quant import qmath
 from .base import I8, I16, U8, QuantKernel, is_quantized, quantized, register
-from .qgemm import Operand, dtype_bound, exact_matmul
+from .....core.quant.qgemm import Operand, dtype_bound, exact_matmul
 
 I32, I64 = np.dtype(np.int32), np.dtype(np.int64)
 ACTIVATIONS = ("NONE", "RELU", "RELU_N1_TO_1", "RELU6")

@@ -20,9 +20,9 @@ from __future__ import annotations
 import numpy as np
 
 from .base import I8, U8, QuantKernel, quantized, register
-from .qfixed import pot16, srdhm16
-from .qlut_math import lookup, value_table
-from .qmath import quantize_multiplier, rounding_divide_by_pot
+from .....core.quant.qfixed import pot16, srdhm16
+from .....core.quant.qlut_math import lookup, value_table
+from .....core.quant.qmath import quantize_multiplier, rounding_divide_by_pot
 
 F32 = np.float32
 I64 = np.int64

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import qlut_math as qm
+from .....core.quant import qlut_math as qm
 from .base import I8, U8, QuantKernel, quantized, register
 from .qsoftmax import exp_rows, softmax_exp_table
 

@@ -31,8 +31,8 @@ import numpy as np
 
 from ..rnn_lstm import LstmBase, OverSequence
 from .base import I8, I16, QuantKernel, quantized, register
-from .qfixed import sigmoid16, tanh16, wrap16
-from .qlstm_math import clip16, layer_norm, mbqm, rdbp, wrap32
+from .....core.quant.qfixed import sigmoid16, tanh16, wrap16
+from .....core.quant.qlstm_math import clip16, layer_norm, mbqm, rdbp, wrap32
 from .qlstm_params import GATES, IntLstmParams
 from .qsvdf import int_matmul
 

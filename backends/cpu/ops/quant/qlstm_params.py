@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .qlstm_math import quantize_multiplier
-from .qlut_math import checked_log2
+from .....core.quant.qlstm_math import quantize_multiplier
+from .....core.quant.qlut_math import checked_log2
 
 F32 = np.float32
 GATES = "ifco"

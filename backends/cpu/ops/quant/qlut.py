@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from .....errors import ExecutionError
-from . import qlut_math as qm
+from .....core.quant import qlut_math as qm
 from .base import I8, I16, U8, QuantKernel, quantized, register
 
 

@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import qfixed
-from . import qlut_math as qm
+from .....core.quant import qfixed
+from .....core.quant import qlut_math as qm
 from .base import I8, QuantKernel, quantized, register
 from .qlut import _NonNegative
-from .qmath import multiply_by_quantized_multiplier, quantize_multiplier
+from .....core.quant.qmath import multiply_by_quantized_multiplier, quantize_multiplier
 
 F32 = np.float32
 

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import qmath
+from .....core.quant import qmath
 from .base import I8, I16, QuantKernel, quantized, register
-from .qgemm import Operand, dtype_bound, exact_matmul
+from .....core.quant.qgemm import Operand, dtype_bound, exact_matmul
 
 I32 = np.dtype(np.int32)
 

@@ -23,9 +23,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import qmath, qpairtable
+from .....core.quant import qmath, qpairtable
 from .base import I8, I16, U8, QuantKernel, quantized, register
-from .qbinary_math import (ELEMENTWISE, SCALAR_BROADCAST, doubling_high_mul_up,
+from .....core.quant.qbinary_math import (ELEMENTWISE, SCALAR_BROADCAST, doubling_high_mul_up,
                            loop_kinds, shift_left, wrap_int16)
 
 I64 = np.int64

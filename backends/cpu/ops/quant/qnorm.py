@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import qmath
+from .....core.quant import qmath
 from .base import I8, U8, QuantKernel, quantized, register
-from .qfixed import inv_sqrt_multiplier_exp
+from .....core.quant.qfixed import inv_sqrt_multiplier_exp
 
 I64 = np.int64
 

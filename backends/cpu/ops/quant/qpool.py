@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..common import pool_windows, window_counts
-from . import qmath
+from .....core.quant import qmath
 from .base import QuantKernel, quantized, register
 
 I64 = np.int64

@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..reduce_softmax import ReduceLayer
-from . import qmath
+from .....core.quant import qmath
 from .base import I8, I16, U8, QuantKernel, quantized, register
 
 I64 = np.int64

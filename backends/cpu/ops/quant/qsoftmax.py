@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import qlut_math as qm
+from .....core.quant import qlut_math as qm
 from .base import I8, I16, U8, QuantKernel, quantized, register
-from .qmath import round_half_away
+from .....core.quant.qmath import round_half_away
 
 F32 = np.float32
 

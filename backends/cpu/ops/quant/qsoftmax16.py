@@ -20,9 +20,9 @@ import math
 import numpy as np
 
 from .base import I16, QuantKernel, quantized, register
-from .qfixed import bit_length
-from .qlut_math import lookup16
-from .qmath import multiply_by_quantized_multiplier, quantize_multiplier
+from .....core.quant.qfixed import bit_length
+from .....core.quant.qlut_math import lookup16
+from .....core.quant.qmath import multiply_by_quantized_multiplier, quantize_multiplier
 
 F32 = np.float32
 

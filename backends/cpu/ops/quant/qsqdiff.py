@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import qmath, qpairtable
+from .....core.quant import qmath, qpairtable
 from .base import I8, QuantKernel, quantized, register
-from .qbinary_math import common_scale, rescale_below_one
+from .....core.quant.qbinary_math import common_scale, rescale_below_one
 
 I64 = np.int64
 LEFT_SHIFT = 7

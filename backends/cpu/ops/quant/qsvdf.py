@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..rnn_lstm import RecurrentKernel
-from . import qmath
+from .....core.quant import qmath
 from .base import I8, I16, QuantKernel, quantized, register
 
 I32 = np.dtype(np.int32)

@@ -26,8 +26,8 @@ from __future__ import annotations
 import numpy as np
 
 from .base import I16, QuantKernel, quantized, register
-from .qfixed import pot16, sigmoid16, tanh16
-from .qlut_math import checked_log2, lookup, value_table
+from .....core.quant.qfixed import pot16, sigmoid16, tanh16
+from .....core.quant.qlut_math import checked_log2, lookup, value_table
 
 
 class _FixedPoint16(QuantKernel):

@@ -32,10 +32,10 @@ from __future__ import annotations
 import numpy as np
 
 from ..transpose_conv import TransposeConvPlan, transpose_conv_shape, transpose_padding
-from . import qmath
+from .....core.quant import qmath
 from .base import I8, I16, U8, QuantKernel, quantized_input, register
 from .qconv import ConvRequant
-from .qgemm import Operand, dtype_bound, exact_matmul, pick_float
+from .....core.quant.qgemm import Operand, dtype_bound, exact_matmul, pick_float
 
 I32, I64 = np.dtype(np.int32), np.dtype(np.int64)
 ACTIVATIONS = ("NONE", "RELU", "RELU_N1_TO_1", "RELU6")

@@ -1,0 +1,4 @@
+"""TFLite's integer arithmetic, shared by every backend's quantized kernels: quantized
+multipliers and rounding (qmath), gemmlowp fixed point (qfixed), lookup tables (qlut_math,
+qpairtable), the binary ops' vector-lane arithmetic (qbinary_math), DIV and LSTM arithmetic
+(qdiv_math, qlstm_math), and exact integer products on float BLAS (qgemm)."""
