@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...cpu.ops.common import conv_padding
+from ....core.ops.base import conv_padding
 from .common import ClKernel, check_act, clamp_of, register
 
 DPIX = 4      # output pixels per work item of conv.cl depthwise (its DPIX)

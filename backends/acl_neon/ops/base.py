@@ -15,7 +15,7 @@ import numpy as np
 
 from ....core.backend import KernelRegistry
 from ....core.ir import Graph, Operation
-from ...cpu.ops.common import conv_padding
+from ....core.ops.base import conv_padding
 from .. import native
 
 kernels = KernelRegistry("acl_neon")

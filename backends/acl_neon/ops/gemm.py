@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from ....core.ir import Graph, Operation
-from ...cpu.ops.common import CLAMPS
+from ....core.ops.base import CLAMPS
 from ...cpu.ops.conv2d import Conv2DLayer
 from ...cpu.ops.matmul import BatchMatMulLayer, FullyConnectedLayer
 from ...cpu.ops.transpose_conv import TransposeConvLayer, transpose_padding

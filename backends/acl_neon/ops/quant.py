@@ -16,7 +16,7 @@ import numpy as np
 
 from ....core.ir import Graph, Operation
 from ....core.ops.forms import quantized
-from ...cpu.ops.quant.base import I8, U8
+from ....core.ops.quant_base import I8, U8
 from ...cpu.ops.quant.qconv import QConv2DLayer
 from ...cpu.ops.quant.qconv_dw import QDepthwiseConv2DLayer
 from ...cpu.ops.quant.qfc import QFullyConnectedLayer

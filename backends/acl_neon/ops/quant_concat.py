@@ -12,7 +12,7 @@ import numpy as np
 
 from ....core.ops.forms import quantized
 from ....core.quant import qmath
-from ...cpu.ops.quant.base import U8
+from ....core.ops.quant_base import U8
 from ...cpu.ops.quant.qconcat import QConcat
 from .. import native
 from .movement import NeonMove, concat_views, copy_steps

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ....core.ops.forms import quantized
-from ...cpu.ops.quant.base import I8, U8
+from ....core.ops.quant_base import I8, U8
 from ...cpu.ops.quant.qbinary import QuantAddSubLayer
 from ...cpu.ops.quant.qlut import QLogistic, QTanh
 from ...cpu.ops.quant.qmul import QuantMulLayer

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ....core.ops.forms import quantized
-from ...cpu.ops.quant.base import I8
+from ....core.ops.quant_base import I8
 from ...cpu.ops.quant.qconv import ConvRequant
 from ....core.quant.qgemm import dtype_bound, pick_float
 from ...cpu.ops.quant.qmatmul import QBatchMatMulLayer

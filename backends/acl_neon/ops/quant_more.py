@@ -8,7 +8,7 @@ import numpy as np
 
 from ....core.ops.forms import quantized
 from ....core.quant import qmath
-from ...cpu.ops.quant.base import I8
+from ....core.ops.quant_base import I8
 from ...cpu.ops.quant.qreduce import QMean
 from ...cpu.ops.reduce_softmax import ReduceLayer
 from .base import register, size

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from ....core.ops.forms import quantized
-from ...cpu.ops.quant.base import I8, I16, U8
+from ....core.ops.quant_base import I8, I16, U8
 from ...cpu.ops.quant.qsoftmax import QSoftmax
 from .base import register
 from .quant import QuantNeon

@@ -12,7 +12,7 @@ import numpy as np
 
 from ....core.ir import Graph, Operation
 from ...cpu.ops.circle_ops import InstanceNormLayer
-from ...cpu.ops.common import CLAMPS
+from ....core.ops.base import CLAMPS
 from ...cpu.ops.depthwise_conv2d import DepthwiseConv2DLayer
 from ...cpu.ops.misc_math import L2NormalizationLayer, LocalResponseNormalizationLayer
 from ...cpu.ops.pool_resize import Pool2DLayer, ResizeBilinearLayer, interpolation
