@@ -298,3 +298,4 @@ from . import shape_rules_more  # noqa: E402,F401  (registers more rules)
 from . import shape_rules_misc  # noqa: E402,F401
 from . import shape_rules_rnn  # noqa: E402,F401
 from . import shape_rules_circle  # noqa: E402,F401
+from . import shape_rules_custom  # noqa: E402,F401
