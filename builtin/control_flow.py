@@ -1,7 +1,7 @@
 """If, While and CallOnce: builtin kernels that run other subgraphs' executors.
 
 Each child subgraph is compiled once per input-shape signature by the session's compiler
-(`ctx.data.session.subgraph(index, shapes)`), into its own lowered graph, contexts and
+(`ctx.data.compiler.subgraph(index, shapes)`), into its own lowered graph, contexts and
 executor. A call binds the op's input buffers as the child's input tensors (no copy) and
 takes the child's outputs back: written straight into the op's output buffers when their
 shapes are fixed, adopted (no copy) when the op's outputs are dynamic. A child entered with
@@ -23,7 +23,7 @@ class SubgraphCall(Kernel):
     shape_from_run = True     # outputs take the shapes the child gives them
 
     def child(self, index: int, shapes: list[tuple[int, ...]]):
-        return self.ctx.data.session.subgraph(index, [tuple(s) for s in shapes])
+        return self.ctx.data.compiler.subgraph(index, [tuple(s) for s in shapes])
 
     def check_signature(self, child, what: str, ins: list, outs: list | None) -> None:
         """The child takes the op's inputs and gives its outputs: same counts and dtypes."""
@@ -147,7 +147,7 @@ class CallOnceLayer(SubgraphCall):
                             f"outputs")
 
     def run(self) -> None:
-        done = self.ctx.data.session.state.setdefault("call_once_done", set())
+        done = self.ctx.data.compiler.state.setdefault("call_once_done", set())
         if self.index not in done:
             self.call(self.init, [])
             done.add(self.index)

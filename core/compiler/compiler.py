@@ -36,6 +36,7 @@ class CompiledSubgraph:
     executor: object
     inputs: list = field(default_factory=list)     # builtin IOTensors, model input order
     outputs: list = field(default_factory=list)
+    io_float: frozenset[int] = frozenset()   # graph I/O operands it takes and gives as float32
 
     def release(self) -> None:
         """Stop the executor (worker threads), release every backend context (buffers, device
@@ -82,7 +83,6 @@ class Compiler:
         self.tracer = Tracer(config.tracing) if config.tracing else None
         self.state: dict = {}           # run-time state shared by all subgraphs (variables, ...)
         self.children: dict[tuple, CompiledSubgraph] = {}    # (subgraph, input shapes) -> compiled
-        self.io_float: frozenset[int] = frozenset()   # primary I/O operands the user sees as float
         self._compiling: list[tuple] = []
         self._load_backends()
         try:
@@ -155,18 +155,23 @@ class Compiler:
                 "max_tensor_bytes": c.max_tensor_bytes,
                 "max_while_iterations": c.max_while_iterations, **c.sections}
 
-    def compile_subgraph(self, sg: int, input_shapes: dict[int, tuple[int, ...]] | None = None
-                         ) -> CompiledSubgraph:
+    def compile_subgraph(self, sg: int, input_shapes: dict[int, tuple[int, ...]] | None = None,
+                         io_float: frozenset[int] = frozenset()) -> CompiledSubgraph:
+        """Subgraph `sg` compiled for `input_shapes` (graph input operand -> shape). `io_float`:
+        the graph's quantized inputs and outputs taken and given as float32 (onert's float I/O
+        type, nnfw_set_input_type / nnfw_set_output_type); the session passes it for the primary
+        subgraph, control-flow children never have it."""
         graph = self.model.subgraphs[sg]
         op_backend = {oi: self.assignment[(sg, oi)].backend for oi in graph.operations}
-        lowered = lower(graph, op_backend, sg, self.io_float if sg == 0 else frozenset())
+        io_float = frozenset(io_float)
+        lowered = lower(graph, op_backend, sg, io_float)
         infer_shapes(lowered.graph, lowered.exec_order, input_shapes or {}, sg,
                      self._control_flow_shapes)
         used = [BUILTIN] + [b for b in self.order if b in set(op_backend.values())]
         contexts: dict[str, BackendContext] = {}
         for bid in used:
             data = ContextData(lowered.graph, sg, lowered.ops_of(bid), lowered.exec_order,
-                               lowered.operands_of(bid), self.backend_options(), session=self)
+                               lowered.operands_of(bid), self.backend_options(), compiler=self)
             contexts[bid] = self.backends[bid].new_context(data)
         registries = {bid: ctx.gen_tensors() for bid, ctx in contexts.items()}
         builtin = contexts[BUILTIN]
@@ -179,7 +184,7 @@ class Compiler:
         inputs = [reg.get_itensor(i) for i in lowered.graph.inputs]
         executor = EXECUTORS[self.config.executor](steps, sg, self.tracer, inputs)
         return CompiledSubgraph(sg, lowered, contexts, executor, inputs,
-                                [reg.get_itensor(o) for o in lowered.graph.outputs])
+                                [reg.get_itensor(o) for o in lowered.graph.outputs], io_float)
 
     def subgraph(self, index: int, shapes: list[tuple[int, ...]]) -> CompiledSubgraph:
         """Subgraph `index` compiled for these input shapes (once; later calls reuse it)."""
