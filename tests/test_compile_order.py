@@ -251,3 +251,29 @@ def test_a_child_the_shape_pass_did_not_foresee_is_still_built(monkeypatch) -> N
     with pytest.raises(onert_py.CompileError,
                        match=r"^subgraph 1 calls itself \(1 -> 1\); recursive"):
         onert_py.Session(dynamic_self_call_model(), backends="cpu")
+
+
+# ---- default backends -----------------------------------------------------------------------
+
+def test_default_backends_are_the_documented_ones(monkeypatch) -> None:
+    """`backends: null` loads config.DEFAULT_BACKENDS, and every place that documents the
+    default names exactly that set."""
+    import os
+    monkeypatch.delenv("BACKENDS", raising=False)
+    from onert_py import config
+    assert compiler_mod.DEFAULT_BACKENDS is config.DEFAULT_BACKENDS
+    default = ";".join(config.DEFAULT_BACKENDS)
+    assert config.defaults()["backends"] is None
+    yaml_text = config.resources.files("onert_py.config").joinpath("default.yaml").read_text()
+    (line,) = [t for t in yaml_text.splitlines() if t.startswith("backends:")]
+    assert f"# null: {default} (DEFAULT_BACKENDS" in line
+    assert config.schema()["properties"]["backends"]["description"].endswith(
+        f"null: {default} (the default).")
+    readme = os.path.join(os.path.dirname(__file__), os.pardir, "README.md")
+    with open(readme, encoding="utf-8") as f:
+        (row,) = [t for t in f if t.startswith("| `backends` |")]
+    assert row.rstrip().endswith(f"`null` (the default): `{default}` |")
+    sess = onert_py.Session(cf_models.if_model(), config={"backends": None})
+    assert sess.config.backends is None
+    assert sess.backends == list(config.DEFAULT_BACKENDS) == sess._compiler.requested
+    sess.close()

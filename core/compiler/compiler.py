@@ -6,7 +6,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from ...config import Config
+from ...config import DEFAULT_BACKENDS, Config
 from ...errors import BackendNotAvailableError, CompileError, ConfigError
 from ..backend import Backend, BackendContext, ContextData
 from ..exec import EXECUTORS, Step, Tracer
@@ -17,7 +17,6 @@ from .lowering import BUILTIN, LoweredGraph, lower
 from .scheduler import Assignment, Rules, assign
 from .shape_inference import Dynamic, infer_shapes
 
-DEFAULT_BACKENDS = ["cpu"]
 LOG_LENGTH = 256              # builds Compiler.compile_log keeps
 Key = tuple[int, tuple[tuple[int, ...], ...]]     # (subgraph index, input shapes)
 
