@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..core.backend import (Backend, ContextData, HostBackendContext, HostTensor, IConfig,
                             KernelRegistry, TensorRegistry)
 from ..core.ir import Graph, Operation
-from .control_flow import CallOnceLayer, IfLayer, WhileLayer
+from .control_flow import CallOnceLayer, IfLayer, SubgraphCall, WhileLayer
 from .io_tensor import IOTensor
 from .permute import PermuteLayer
 from .variables import AssignVariableLayer, ReadVariableLayer, VarHandleLayer
@@ -59,3 +59,18 @@ class BuiltinBackend(Backend):
 
     def new_context(self, data: ContextData) -> BuiltinContext:
         return BuiltinContext(self, data)
+
+    def subgraph_calls(self, op: Operation, graph: Graph
+                       ) -> list[tuple[int, list[tuple[int, ...]]]]:
+        """The (child subgraph, input shapes) pairs the kernel of `op` (in the lowered,
+        shape-inferred `graph`) will ask the compiler for when configured, in its order; [] for
+        ops that call no subgraph. The compiler compiles these before the op's subgraph."""
+        cls = kernels.lookup(op)
+        if cls is None or not issubclass(cls, SubgraphCall):
+            return []
+
+        def operand(i: int):
+            return graph.operands[i] if i >= 0 else None
+
+        return cls.subgraph_calls(op, [operand(i) for i in op.inputs],
+                                  [operand(o) for o in op.outputs])

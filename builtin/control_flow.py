@@ -1,8 +1,10 @@
 """If, While and CallOnce: builtin kernels that run other subgraphs' executors.
 
-Each child subgraph is compiled once per input-shape signature by the session's compiler
-(`ctx.data.session.subgraph(index, shapes)`), into its own lowered graph, contexts and
-executor. A call binds the op's input buffers as the child's input tensors (no copy) and
+Each child subgraph is compiled once per input-shape signature by the session's compiler, into
+its own lowered graph, contexts and executor. The compiler builds the children before the
+subgraph that calls them (it asks `subgraph_calls` which pairs a kernel will want), so a
+kernel's `ctx.data.compiler.subgraph(index, shapes)` in validate() finds its child compiled.
+A call binds the op's input buffers as the child's input tensors (no copy) and
 takes the child's outputs back: written straight into the op's output buffers when their
 shapes are fixed, adopted (no copy) when the op's outputs are dynamic. A child entered with
 input shapes other than those it was compiled for runs its ops the dynamic way.
@@ -12,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.backend import Kernel, host_array
+from ..core.ir import Operation
 from ..errors import ExecutionError
 
 DEFAULT_MAX_WHILE_ITERATIONS = 1_000_000    # config max_while_iterations
@@ -22,8 +25,17 @@ class SubgraphCall(Kernel):
 
     shape_from_run = True     # outputs take the shapes the child gives them
 
+    @classmethod
+    def subgraph_calls(cls, op: Operation, inputs: list, outputs: list
+                       ) -> list[tuple[int, list[tuple[int, ...]]]]:
+        """The (child subgraph, input shapes) pairs validate() asks the compiler for, in the
+        order it asks, given the op's input and output tensors, or the lowered graph's operands
+        (None for an absent one), which have the same shapes and dtypes at compile time. []
+        where validate() refuses the op before asking for any child."""
+        return []
+
     def child(self, index: int, shapes: list[tuple[int, ...]]):
-        return self.ctx.data.session.subgraph(index, [tuple(s) for s in shapes])
+        return self.ctx.data.compiler.subgraph(index, [tuple(s) for s in shapes])
 
     def check_signature(self, child, what: str, ins: list, outs: list | None) -> None:
         """The child takes the op's inputs and gives its outputs: same counts and dtypes."""
@@ -79,16 +91,32 @@ class SubgraphCall(Kernel):
 class IfLayer(SubgraphCall):
     """inputs: cond, *args; runs then_subgraph or else_subgraph on args."""
 
+    @staticmethod
+    def bad_condition(cond) -> bool:
+        """Whether `cond` (tensor or operand) cannot be the condition: absent, no dtype, or not
+        a single value."""
+        return cond is None or cond.dtype is None or bool(cond.shape and
+                                                          np.prod(cond.shape) != 1)
+
+    @classmethod
+    def subgraph_calls(cls, op: Operation, inputs: list, outputs: list
+                       ) -> list[tuple[int, list[tuple[int, ...]]]]:
+        """else_subgraph, then then_subgraph, each with the shapes of the op's inputs but the
+        condition."""
+        if not inputs or cls.bad_condition(inputs[0]):
+            return []
+        p = op.params
+        shapes = [t.shape for t in inputs[1:]]
+        return [(p.else_subgraph_index, shapes), (p.then_subgraph_index, shapes)]
+
     def validate(self) -> None:
-        p = self.op.params
         cond = self.inputs[0]
-        if cond is None or cond.dtype is None or (cond.shape and np.prod(cond.shape) != 1):
+        if self.bad_condition(cond):
             raise self.fail(f"the condition must be a single value, got shape "
                             f"{None if cond is None else cond.shape}")
         args = self.inputs[1:]
-        shapes = [t.shape for t in args]
-        self.branches = [self.child(p.else_subgraph_index, shapes),
-                         self.child(p.then_subgraph_index, shapes)]
+        self.branches = [self.child(index, shapes) for index, shapes in
+                         self.subgraph_calls(self.op, self.inputs, self.outputs)]
         for name, c in zip(("else", "then"), self.branches):
             self.check_signature(c, name, args, self.outputs)
 
@@ -103,14 +131,22 @@ class IfLayer(SubgraphCall):
 class WhileLayer(SubgraphCall):
     """Loop variables in, final values out: cond_subgraph decides, body_subgraph updates."""
 
+    @classmethod
+    def subgraph_calls(cls, op: Operation, inputs: list, outputs: list
+                       ) -> list[tuple[int, list[tuple[int, ...]]]]:
+        """cond_subgraph, then body_subgraph, each with the shapes of the loop variables."""
+        if len(inputs) != len(outputs):
+            return []
+        p = op.params
+        shapes = [t.shape for t in inputs]
+        return [(p.cond_subgraph_index, shapes), (p.body_subgraph_index, shapes)]
+
     def validate(self) -> None:
-        p = self.op.params
         if len(self.inputs) != len(self.outputs):
             raise self.fail(f"While has {len(self.inputs)} inputs but {len(self.outputs)} "
                             f"outputs; loop variables go in and out one to one")
-        shapes = [t.shape for t in self.inputs]
-        self.cond = self.child(p.cond_subgraph_index, shapes)
-        self.body = self.child(p.body_subgraph_index, shapes)
+        self.cond, self.body = [self.child(index, shapes) for index, shapes in
+                                self.subgraph_calls(self.op, self.inputs, self.outputs)]
         self.check_signature(self.cond, "cond", self.inputs, None)
         self.check_signature(self.body, "body", self.inputs, self.outputs)
         if len(self.cond.outputs) != 1:
@@ -139,15 +175,22 @@ class WhileLayer(SubgraphCall):
 class CallOnceLayer(SubgraphCall):
     """Runs init_subgraph the first time the session runs (variable initialisation)."""
 
+    @classmethod
+    def subgraph_calls(cls, op: Operation, inputs: list, outputs: list
+                       ) -> list[tuple[int, list[tuple[int, ...]]]]:
+        """init_subgraph, with no inputs."""
+        return [(op.params.init_subgraph_index, [])]
+
     def validate(self) -> None:
         self.index = self.op.params.init_subgraph_index
-        self.init = self.child(self.index, [])
+        ((_, shapes),) = self.subgraph_calls(self.op, self.inputs, self.outputs)
+        self.init = self.child(self.index, shapes)
         if self.init.inputs or self.init.outputs:
             raise self.fail(f"CallOnce's init subgraph {self.index} must have no inputs or "
                             f"outputs")
 
     def run(self) -> None:
-        done = self.ctx.data.session.state.setdefault("call_once_done", set())
+        done = self.ctx.data.compiler.state.setdefault("call_once_done", set())
         if self.index not in done:
             self.call(self.init, [])
             done.add(self.index)

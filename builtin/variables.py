@@ -29,7 +29,7 @@ def resource_id(t) -> int:
 
 
 def variables_of(ctx) -> Variables:
-    state = ctx.data.session.state
+    state = ctx.data.compiler.state
     if "variables" not in state:
         state["variables"] = Variables()
     return state["variables"]

@@ -20,6 +20,9 @@ from ..core.exec import EXECUTORS as _EXECUTOR_CLASSES
 from ..errors import ConfigError
 
 EXECUTORS = tuple(_EXECUTOR_CLASSES)          # Linear, Dataflow, Parallel
+# what `backends: null` (not set by any source; the packaged default) means: the compiler
+# loads these. default.yaml, schema.json and the README say so.
+DEFAULT_BACKENDS: tuple[str, ...] = ("cpu",)
 PLANNERS = ("WIC", "FirstFit", "Bump")
 SECTIONS = {"opencl": ("platform", "device", "cache_dir")}   # backend sections and their keys
 TRUE, FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off", "")

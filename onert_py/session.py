@@ -49,12 +49,10 @@ class Session:
                 self._graph = self._model.primary
                 self._input_shapes = {i: tuple(self._graph.operands[i].shape)
                                       for i in self._graph.inputs}
-                if float_io:
-                    self._compiler.io_float = frozenset(
-                        i for i in (*self._graph.inputs, *self._graph.outputs)
-                        if self._graph.operands[i].is_quantized)
+                io_float = frozenset(i for i in (*self._graph.inputs, *self._graph.outputs)
+                                     if float_io and self._graph.operands[i].is_quantized)
                 self._compiled: CompiledSubgraph = self._compiler.compile_subgraph(
-                    0, self._input_shapes)
+                    0, self._input_shapes, io_float=io_float)
         except BaseException:
             if self._compiler is not None:
                 self._compiler.release()
@@ -127,25 +125,20 @@ class Session:
             dtype = np.dtype(dtype)
         except TypeError as e:
             raise InputError(f"{what} {o.name!r}: {dtype!r} is not a dtype") from e
+        io_float = self._compiled.io_float      # what the primary subgraph is compiled with
         if dtype == o.dtype:
-            want = self._compiler.io_float - {index}
+            want = io_float - {index}
         elif dtype == np.float32 and o.is_quantized:
-            want = self._compiler.io_float | {index}
+            want = io_float | {index}
         else:
             raise InputError(f"{what} {o.name!r} is {o.dtype}"
                              + (" (quantized)" if o.quant else "")
                              + f"; it can be given as {o.dtype}"
                              + (" or float32" if o.is_quantized else "")
                              + f", not {dtype}")
-        if want == self._compiler.io_float:
+        if want == io_float:
             return
-        before = self._compiler.io_float
-        self._compiler.io_float = frozenset(want)
-        try:
-            compiled = self._compiler.compile_subgraph(0, self._input_shapes)
-        except BaseException:
-            self._compiler.io_float = before
-            raise
+        compiled = self._compiler.compile_subgraph(0, self._input_shapes, io_float=want)
         self._compiled.release()
         self._compiled = compiled
 
@@ -188,7 +181,8 @@ class Session:
         new_shapes = dict(self._input_shapes)
         new_shapes[index] = shape
         with _compile_errors():
-            compiled = self._compiler.compile_subgraph(0, new_shapes)
+            compiled = self._compiler.compile_subgraph(0, new_shapes,
+                                                       io_float=self._compiled.io_float)
         self._compiled.release()
         self._compiled, self._input_shapes = compiled, new_shapes
 

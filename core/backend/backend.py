@@ -53,7 +53,7 @@ class ContextData:
     operands: set[int]                # operands this backend owns (native tensors)
     options: dict[str, Any] = field(default_factory=dict)   # session config relevant to backends
     external: dict[int, Any] = field(default_factory=dict)  # tensors owned elsewhere (IO, migrants)
-    session: Any = None               # the compiler of this session: .subgraph(i, shapes), .state
+    compiler: Any = None              # the compiler of this session: .subgraph(i, shapes), .state
 
     @property
     def max_tensor_bytes(self) -> int:

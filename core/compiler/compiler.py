@@ -2,10 +2,11 @@
 from __future__ import annotations
 
 import difflib
+from collections import deque
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from ...config import Config
+from ...config import DEFAULT_BACKENDS, Config
 from ...errors import BackendNotAvailableError, CompileError, ConfigError
 from ..backend import Backend, BackendContext, ContextData
 from ..exec import EXECUTORS, Step, Tracer
@@ -16,7 +17,8 @@ from .lowering import BUILTIN, LoweredGraph, lower
 from .scheduler import Assignment, Rules, assign
 from .shape_inference import Dynamic, infer_shapes
 
-DEFAULT_BACKENDS = ["cpu"]
+LOG_LENGTH = 256              # builds Compiler.compile_log keeps
+Key = tuple[int, tuple[tuple[int, ...], ...]]     # (subgraph index, input shapes)
 
 
 @lru_cache(maxsize=1)
@@ -36,6 +38,7 @@ class CompiledSubgraph:
     executor: object
     inputs: list = field(default_factory=list)     # builtin IOTensors, model input order
     outputs: list = field(default_factory=list)
+    io_float: frozenset[int] = frozenset()   # graph I/O operands it takes and gives as float32
 
     def release(self) -> None:
         """Stop the executor (worker threads), release every backend context (buffers, device
@@ -81,9 +84,13 @@ class Compiler:
         self.failures: dict[str, str] = {}
         self.tracer = Tracer(config.tracing) if config.tracing else None
         self.state: dict = {}           # run-time state shared by all subgraphs (variables, ...)
-        self.children: dict[tuple, CompiledSubgraph] = {}    # (subgraph, input shapes) -> compiled
-        self.io_float: frozenset[int] = frozenset()   # primary I/O operands the user sees as float
-        self._compiling: list[tuple] = []
+        self.children: dict[Key, CompiledSubgraph] = {}    # (subgraph, input shapes) -> compiled
+        # (subgraph, input shapes, depth) per subgraph built, in build order (children before
+        # their callers); depth: builds in progress when it began, 0 unless a kernel asked for
+        # a child the shape pass did not foresee. The last LOG_LENGTH builds.
+        self.compile_log: deque[tuple[int, tuple[tuple[int, ...], ...], int]] = deque(
+            maxlen=LOG_LENGTH)
+        self._building: list[Key | None] = []     # builds in progress: child keys, None: root
         self._load_backends()
         try:
             rules = Rules(config.op_backend_allops, dict(config.op_backend),
@@ -155,18 +162,119 @@ class Compiler:
                 "max_tensor_bytes": c.max_tensor_bytes,
                 "max_while_iterations": c.max_while_iterations, **c.sections}
 
-    def compile_subgraph(self, sg: int, input_shapes: dict[int, tuple[int, ...]] | None = None
-                         ) -> CompiledSubgraph:
+    def compile_subgraph(self, sg: int, input_shapes: dict[int, tuple[int, ...]] | None = None,
+                         io_float: frozenset[int] = frozenset()) -> CompiledSubgraph:
+        """Subgraph `sg` compiled for `input_shapes` (graph input operand -> shape). `io_float`:
+        the graph's quantized inputs and outputs taken and given as float32 (onert's float I/O
+        type, nnfw_set_input_type / nnfw_set_output_type); the session passes it for the primary
+        subgraph, control-flow children never have it.
+
+        Flat, bottom-up: a shape-only pass (`_plan`) lowers the subgraph and infers its shapes,
+        and does the same, recursively, for every (child subgraph, input shapes) pair its If,
+        While and CallOnce ops need; then the children not compiled yet are built in post-order
+        (each before every subgraph that calls it) into `children`, and the subgraph last. onert's
+        Compiler::compile likewise runs static shape inference from the primary subgraph into
+        every If/While child before it creates any executor."""
+        io_float = frozenset(io_float)
+        pending: dict[Key, LoweredGraph] = {}
+        lowered = self._plan(sg, input_shapes or {}, io_float, [], pending)
+        self._build_pending(pending)
+        return self._build(sg, lowered, io_float, None)
+
+    def subgraph(self, index: int, shapes: list[tuple[int, ...]]) -> CompiledSubgraph:
+        """Subgraph `index` compiled for these input shapes (once; later calls reuse it). The
+        If/While/CallOnce kernels ask for their children here when they are configured; the
+        flat compilation has built them already, so this is a lookup. A pair not compiled yet
+        goes through the same flat path as `compile_subgraph`."""
+        key = (index, tuple(tuple(s) for s in shapes))
+        if key in self.children:
+            return self.children[key]
+        pending: dict[Key, LoweredGraph] = {}
+        # asked during a build (not foreseen by the shape pass): the children being built are
+        # the callers, checked for recursion like the children being planned
+        self._plan_child(key, [k for k in self._building if k is not None], pending)
+        self._build_pending(pending)
+        return self.children[key]
+
+    def _plan(self, sg: int, input_shapes: dict[int, tuple[int, ...]], io_float: frozenset[int],
+              stack: list[Key], pending: dict[Key, LoweredGraph]) -> LoweredGraph:
+        """The shape-only pass for one subgraph: lowered, shapes inferred (If/While output shapes
+        from their children, planned first), then the children its builtin kernels will ask
+        for when configured (CallOnce's, and If/While whose inputs are dynamic), in the order
+        they ask. Children not compiled yet are added to `pending` in post-order. `stack`: the
+        children being planned, outermost first (recursion check)."""
         graph = self.model.subgraphs[sg]
         op_backend = {oi: self.assignment[(sg, oi)].backend for oi in graph.operations}
-        lowered = lower(graph, op_backend, sg, self.io_float if sg == 0 else frozenset())
-        infer_shapes(lowered.graph, lowered.exec_order, input_shapes or {}, sg,
-                     self._control_flow_shapes)
+        lowered = lower(graph, op_backend, sg, io_float)
+
+        def control_flow(op, shapes: list) -> list[tuple[int, ...]]:
+            return self._control_flow_shapes(op, shapes, stack, pending)
+
+        infer_shapes(lowered.graph, lowered.exec_order, input_shapes, sg, control_flow)
+        builtin = self.backends[BUILTIN]
+        for oi in lowered.ops_of(BUILTIN):
+            for index, shapes in builtin.subgraph_calls(lowered.graph.operations[oi],
+                                                        lowered.graph):
+                self._plan_child((index, tuple(tuple(s) for s in shapes)), stack, pending)
+        return lowered
+
+    def _plan_child(self, key: Key, stack: list[Key], pending: dict[Key, LoweredGraph]
+                    ) -> LoweredGraph:
+        """The lowered, shape-inferred graph of child `key` (subgraph, input shapes): the compiled
+        child's, the one planned already in this pass, or a new plan (added to `pending` once
+        its own children are). A child that is its own caller (directly or further up) is
+        refused: recursive control flow cannot be compiled ahead of time."""
+        if key in self.children:
+            return self.children[key].lowered
+        if key in pending:
+            return pending[key]
+        index = key[0]
+        if any(k[0] == index for k in stack):
+            chain = " -> ".join(str(k[0]) for k in stack)
+            raise CompileError(f"subgraph {index} calls itself ({chain} -> {index}); recursive "
+                               f"control flow is not supported")
+        graph = self.model.subgraphs[index]
+        stack.append(key)
+        try:
+            lowered = self._plan(index, dict(zip(graph.inputs, key[1])), frozenset(), stack,
+                                 pending)
+        finally:
+            stack.pop()
+        pending[key] = lowered
+        return lowered
+
+    def _build_pending(self, pending: dict[Key, LoweredGraph]) -> None:
+        """Build the planned children in the order they were planned (post-order: children
+        first) and cache each in `children`."""
+        for key, lowered in pending.items():
+            self.children[key] = self._build(key[0], lowered, frozenset(), key)
+
+    def _build(self, sg: int, lowered: LoweredGraph, io_float: frozenset[int],
+               child: Key | None) -> CompiledSubgraph:
+        """Contexts, tensors, kernels and executor of a planned subgraph (`child`: its key in
+        `children`; None for the subgraph compile_subgraph was asked for). Its control-flow
+        kernels find their children in `children`, built before it."""
+        depth = len(self._building)
+        self._building.append(child)
+        try:
+            compiled = self._generate(sg, lowered, io_float)
+        finally:
+            self._building.pop()
+        g = lowered.graph
+        self.compile_log.append((sg, tuple(tuple(g.operands[i].shape) for i in g.inputs), depth))
+        return compiled
+
+    def _generate(self, sg: int, lowered: LoweredGraph, io_float: frozenset[int]
+                  ) -> CompiledSubgraph:
+        """One BackendContext per backend used (builtin first), their tensors, their kernels
+        (builtin's last: Permute needs every registry) and the executor."""
+        op_backend = {oi: self.assignment[(sg, oi)].backend
+                      for oi in self.model.subgraphs[sg].operations}
         used = [BUILTIN] + [b for b in self.order if b in set(op_backend.values())]
         contexts: dict[str, BackendContext] = {}
         for bid in used:
             data = ContextData(lowered.graph, sg, lowered.ops_of(bid), lowered.exec_order,
-                               lowered.operands_of(bid), self.backend_options(), session=self)
+                               lowered.operands_of(bid), self.backend_options(), compiler=self)
             contexts[bid] = self.backends[bid].new_context(data)
         registries = {bid: ctx.gen_tensors() for bid, ctx in contexts.items()}
         builtin = contexts[BUILTIN]
@@ -179,45 +287,33 @@ class Compiler:
         inputs = [reg.get_itensor(i) for i in lowered.graph.inputs]
         executor = EXECUTORS[self.config.executor](steps, sg, self.tracer, inputs)
         return CompiledSubgraph(sg, lowered, contexts, executor, inputs,
-                                [reg.get_itensor(o) for o in lowered.graph.outputs])
+                                [reg.get_itensor(o) for o in lowered.graph.outputs], io_float)
 
-    def subgraph(self, index: int, shapes: list[tuple[int, ...]]) -> CompiledSubgraph:
-        """Subgraph `index` compiled for these input shapes (once; later calls reuse it)."""
-        key = (index, tuple(tuple(s) for s in shapes))
-        if key in self.children:
-            return self.children[key]
-        if any(k[0] == index for k in self._compiling):
-            chain = " -> ".join(str(k[0]) for k in self._compiling)
-            raise CompileError(f"subgraph {index} calls itself ({chain} -> {index}); recursive "
-                               f"control flow is not supported")
-        graph = self.model.subgraphs[index]
-        self._compiling.append(key)
-        try:
-            compiled = self.compile_subgraph(index, dict(zip(graph.inputs, key[1])))
-        finally:
-            self._compiling.pop()
-        self.children[key] = compiled
-        return compiled
-
-    def _control_flow_shapes(self, op, shapes: list) -> list[tuple[int, ...]]:
-        """Output shapes of If/While from their compiled children; Dynamic when a branch's or
-        the loop body's output shapes are not fixed (or not the same on every path)."""
+    def _control_flow_shapes(self, op, shapes: list, stack: list[Key],
+                             pending: dict[Key, LoweredGraph]) -> list[tuple[int, ...]]:
+        """Output shapes of If/While from their children's planned (or compiled) graphs, planned
+        here first when new; Dynamic when a branch's or the loop body's output shapes are not
+        fixed (or not the same on every path)."""
         p = op.params
 
-        def outs(c: CompiledSubgraph) -> list[tuple[int, ...]]:
-            g = c.lowered.graph
+        def outs(index: int, lowered: LoweredGraph) -> list[tuple[int, ...]]:
+            g = lowered.graph
             if any(g.operands[o].dynamic for o in g.outputs):
-                raise Dynamic(f"subgraph {c.index} has outputs shaped at run time")
+                raise Dynamic(f"subgraph {index} has outputs shaped at run time")
             return [tuple(g.operands[o].shape) for o in g.outputs]
 
+        def child(index: int, child_shapes: list) -> LoweredGraph:
+            return self._plan_child((index, tuple(tuple(s) for s in child_shapes)), stack,
+                                    pending)
+
         if op.type == "If":
-            branches = [outs(self.subgraph(i, shapes[1:]))
+            branches = [outs(i, child(i, shapes[1:]))
                         for i in (p.then_subgraph_index, p.else_subgraph_index)]
             if branches[0] != branches[1]:
                 raise Dynamic("the branches give different shapes")
             return branches[0]
-        self.subgraph(p.cond_subgraph_index, shapes)
-        body = outs(self.subgraph(p.body_subgraph_index, shapes))
+        child(p.cond_subgraph_index, shapes)
+        body = outs(p.body_subgraph_index, child(p.body_subgraph_index, shapes))
         if body != [tuple(s) for s in shapes]:
             raise Dynamic("the loop body changes the shapes of its variables")
         return body
