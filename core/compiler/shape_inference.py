@@ -50,8 +50,13 @@ class StaticValues:
 
 
 def rule(*types: str) -> Callable:
+    """Decorator: `fn` is the shape rule of these IR op types. A type has one rule: registering
+    a second is an error (as KernelRegistry refuses a second kernel)."""
     def deco(fn: Callable) -> Callable:
         for t in types:
+            if t in RULES:
+                raise ValueError(f"shape rule for {t} registered twice ({RULES[t].__qualname__}, "
+                                 f"{fn.__qualname__})")
             RULES[t] = fn
         return fn
     return deco
@@ -73,12 +78,14 @@ def conv_out(size: int, k: int, stride: int, dilation: int, padding: str) -> int
 
 @rule("ElementwiseActivation", "ElementwiseUnary", "Permute", "Softmax", "LogSoftmax",
       "L2Normalization", "LocalResponseNormalization", "InstanceNorm", "RmsNorm", "PReLU",
-      "Densify", "ZerosLike")
+      "Densify", "ZerosLike", "AddN", "Reverse", "ReverseSequence", "Cumsum", "Bucketize",
+      "MatrixSetDiag", "DynamicUpdateSlice")
 def _same(op, shapes, v):
     return [shapes[0]]
 
 
-@rule("BinaryArithmetic", "ElementwiseBinary", "Comparison", "SquaredDifference")
+@rule("BinaryArithmetic", "ElementwiseBinary", "Comparison", "SquaredDifference", "BitwiseXor",
+      "RightShift")
 def _broadcast(op, shapes, v):
     return [broadcast(shapes[0], shapes[1])]
 
@@ -294,8 +301,9 @@ def infer_shapes(graph: Graph, order: list[int], input_shapes: dict[int, tuple[i
     return dynamic
 
 
-from . import shape_rules_more  # noqa: E402,F401  (registers more rules)
-from . import shape_rules_misc  # noqa: E402,F401
-from . import shape_rules_rnn  # noqa: E402,F401
+# the other rules, registered on import: each module is named for the ops it holds
+from . import shape_rules_indexing  # noqa: E402,F401
+from . import shape_rules_values  # noqa: E402,F401
+from . import shape_rules_recurrent  # noqa: E402,F401
 from . import shape_rules_circle  # noqa: E402,F401
 from . import shape_rules_custom  # noqa: E402,F401

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ....core.compiler.shape_rules_more import split_sizes, strided_slice_plan
+from ....core.compiler.shape_rules_indexing import split_sizes, strided_slice_plan
 from .common import ANY, CpuKernel, register
 
 

@@ -1,8 +1,11 @@
-"""Shape rules for gather/select/slice/split and the ops whose shapes follow their data
-(Shape, Range, Fill, Where, ...). Registered into shape_inference.RULES on import.
+"""Shape rules of the indexing and data-movement ops whose shapes follow their parameters:
+GATHER, GATHER_ND, SELECT, SELECT_V2, SPLIT, SPLIT_V, PACK, UNPACK, SLICE, STRIDED_SLICE,
+SPACE_TO_BATCH_ND, BATCH_TO_SPACE_ND, SCATTER_ND, SEGMENT_SUM, UNSORTED_SEGMENT_*,
+SPARSE_TO_DENSE, EMBEDDING_LOOKUP, HASHTABLE_LOOKUP, MATRIX_DIAG. (RESHAPE, TRANSPOSE,
+CONCATENATION, PAD, DEPTH_TO_SPACE and friends are in shape_inference.)
 
-`strided_slice_plan` is shared with the cpu kernel: the rule and the kernel must agree on
-every bound, so both take them from here."""
+`split_sizes` and `strided_slice_plan` are shared with the kernels: the rule and the kernels
+must agree on every bound, so they all take them from here."""
 from __future__ import annotations
 
 from typing import NamedTuple
@@ -243,88 +246,75 @@ def _strided_slice(op, shapes, v):
     return [strided_slice_plan(shapes[0], begin, end, strides, op.params).shape]
 
 
-@rule("Shape")
-def _shape(op, shapes, v):
-    return [(len(shapes[0]),)]
+def _block_params(op, shapes, v, what: str) -> tuple[list[int], np.ndarray]:
+    block = _ints(v.need(op.inputs[1], "block_shape"))
+    pads = np.asarray(v.need(op.inputs[2], what)).reshape(-1, 2).astype(np.int64)
+    if len(block) != pads.shape[0] or len(block) > len(shapes[0]) - 1:
+        raise ValueError(f"block_shape {block} and {what} {pads.tolist()} do not fit input "
+                         f"{shapes[0]}")
+    if any(b < 1 for b in block):
+        raise ValueError(f"block_shape {block} must be positive")
+    return block, pads
 
 
-def range_length(start, limit, delta) -> int:
-    """RANGE's element count, computed as TFLite does (float: in the values' precision)."""
-    if delta == 0:
-        raise ValueError("range delta must be non-zero")
-    if (start < limit and delta < 0) or (start > limit and delta > 0):
-        raise ValueError(f"range start {start}, limit {limit} and delta {delta} go nowhere")
-    if isinstance(start, (np.integer, int)) and not isinstance(start, bool):
-        return int((abs(int(limit) - int(start)) + abs(int(delta)) - 1) // abs(int(delta)))
-    return int(np.ceil(np.abs((limit - start) / delta)))
+@rule("SpaceToBatchND")
+def _s2b(op, shapes, v):
+    x = shapes[0]
+    block, pads = _block_params(op, shapes, v, "paddings")
+    spatial = []
+    for k, b in enumerate(block):
+        size = x[1 + k] + int(pads[k, 0]) + int(pads[k, 1])
+        if size % b:
+            raise ValueError(f"padded size {size} of dim {1 + k} is no multiple of block {b}")
+        spatial.append(size // b)
+    return [(x[0] * int(np.prod(block)),) + tuple(spatial) + tuple(x[1 + len(block):])]
 
 
-@rule("Range")
-def _range(op, shapes, v):
-    start = np.asarray(v.need(op.inputs[0], "the range start")).reshape(-1)[0]
-    limit = np.asarray(v.need(op.inputs[1], "the range limit")).reshape(-1)[0]
-    delta = np.asarray(v.need(op.inputs[2], "the range delta")).reshape(-1)[0]
-    return [(range_length(start, limit, delta),)]
+@rule("BatchToSpaceND")
+def _b2s(op, shapes, v):
+    x = shapes[0]
+    block, crops = _block_params(op, shapes, v, "crops")
+    prod = int(np.prod(block))
+    if x[0] % prod:
+        raise ValueError(f"batch {x[0]} is no multiple of the block size {prod}")
+    spatial = [x[1 + k] * b - int(crops[k, 0]) - int(crops[k, 1]) for k, b in enumerate(block)]
+    return [(x[0] // prod,) + tuple(spatial) + tuple(x[1 + len(block):])]
 
 
-@rule("Fill")
-def _fill(op, shapes, v):
-    return [tuple(_ints(v.need(op.inputs[0], "the fill dims")))]
+@rule("ScatterND")
+def _scatter_nd(op, shapes, v):
+    return [tuple(_ints(v.need(op.inputs[2], "shape")))]
 
 
-@rule("BroadcastTo")
-def _broadcast_to(op, shapes, v):
-    target = tuple(_ints(v.need(op.inputs[1], "the target shape")))
-    if broadcast(tuple(shapes[0]), target) != target:
-        raise ValueError(f"cannot broadcast {tuple(shapes[0])} to {target}")
-    return [target]
+@rule("SegmentSum")
+def _segment_sum(op, shapes, v):
+    ids = _ints(v.need(op.inputs[1], "segment_ids"))
+    n = max(ids) + 1 if ids else 0
+    return [(n,) + tuple(shapes[0][1:])]
 
 
-@rule("Tile")
-def _tile(op, shapes, v):
-    m = _ints(v.need(op.inputs[1], "the multiples"))
-    if len(m) != len(shapes[0]) or any(k < 0 for k in m):
-        raise ValueError(f"multiples {m} do not fit the input shape {tuple(shapes[0])}")
-    return [tuple(d * k for d, k in zip(shapes[0], m))]
+@rule("UnsortedSegmentSum", "UnsortedSegmentMax", "UnsortedSegmentMin", "UnsortedSegmentProd")
+def _unsorted_segment(op, shapes, v):
+    n = _ints(v.need(op.inputs[2], "num_segments"))[0]
+    return [(n,) + tuple(shapes[0][len(shapes[1]):])]
 
 
-@rule("OneHot")
-def _one_hot(op, shapes, v):
-    depth = int(_scalar(v.need(op.inputs[1], "the depth")))
-    if depth < 0:
-        raise ValueError(f"one-hot depth {depth} is negative")
-    idx = tuple(shapes[0])
-    axis = int(op.params.get("axis", -1))
-    axis = norm_axis(axis, len(idx) + 1)
-    return [idx[:axis] + (depth,) + idx[axis:]]
+@rule("SparseToDense")
+def _sparse_to_dense(op, shapes, v):
+    return [tuple(_ints(v.need(op.inputs[1], "output_shape")))]
 
 
-@rule("Where", "Unique")
-def _data_dependent(op, shapes, v):
-    raise Dynamic(f"the output shape of {op.type} depends on the data")
+@rule("EmbeddingLookup")
+def _embedding_lookup(op, shapes, v):
+    return [(int(np.prod(shapes[0])),) + tuple(shapes[1][1:])]
 
 
-@rule("NonMaxSuppressionV4", "NonMaxSuppressionV5")
-def _nms(op, shapes, v):
-    m = int(_scalar(v.need(op.inputs[2], "max_output_size")))
-    if m < 0:
-        raise ValueError(f"max_output_size {m} is negative")
-    if op.type == "NonMaxSuppressionV4":
-        return [(m,), ()]
-    return [(m,), (m,), ()]
+@rule("HashtableLookup")
+def _hashtable_lookup(op, shapes, v):
+    """(lookups[N], keys[K], values[K, ...]) -> (values[N, ...], hits[N])."""
+    return [(shapes[0][0],) + tuple(shapes[2][1:]), (shapes[0][0],)]
 
 
-@rule("ArgMinMax")
-def _arg_min_max(op, shapes, v):
-    x = tuple(shapes[0])
-    axis = norm_axis(int(_scalar(v.need(op.inputs[1], "the axis"))), len(x))
-    return [x[:axis] + x[axis + 1:]]
-
-
-@rule("TopKV2")
-def _top_k(op, shapes, v):
-    x = tuple(shapes[0])
-    k = int(_scalar(v.need(op.inputs[1], "k")))
-    if not x or not 0 <= k <= x[-1]:
-        raise ValueError(f"top-k k={k} out of range for input shape {x}")
-    return [x[:-1] + (k,)] * 2
+@rule("MatrixDiag")
+def _matrix_diag(op, shapes, v):
+    return [tuple(shapes[0]) + (shapes[0][-1],)]
