@@ -1,6 +1,6 @@
 """Micro-benchmark of the acl_cl GEMM kernel (conv.cl conv_gemm as a 1x1 convolution):
 GFLOP/s for an M x K by K x N product on the chosen OpenCL device, with the blocking the
-backend picks for that shape (ops/conv.py gemm_launch).
+backend picks for that shape (ops/gemm.py gemm_launch).
 
     python bench/cl_gemm.py [--m 3136] [--k 256] [--n 256] [--runs 10]
 """
@@ -12,7 +12,7 @@ import time
 import numpy as np
 
 from onert_py.backends.acl_cl.device import describe, import_cl, select_device
-from onert_py.backends.acl_cl.ops.conv import gemm_launch
+from onert_py.backends.acl_cl.ops.gemm import gemm_launch
 from onert_py.backends.acl_cl.runtime import ClRuntime
 
 

@@ -98,14 +98,14 @@ def test_transpose_conv(pad, stride, act):
 def test_forms_left_to_cpu():
     """FC with TANH (not a clamp: the interpreter rejects it, cpu computes it) is refused with
     the reason and runs on cpu."""
-    from onert_py.backends.acl_neon.ops.gemm import NeonFullyConnected
+    from onert_py.backends.acl_neon.ops.fully_connected import FullyConnectedLayer
     from onert_py.core.loader.flatbuffer_loader import load_flatbuffer
     w, b = rand(4, 8), rand(4)
     model = single_op_model("FULLY_CONNECTED", [("x", (2, 8), "float32"), w, b],
                             [("y", (2, 4), "float32")], fused_activation_function="TANH")
     graph = load_flatbuffer(model, "fc").primary
     op = next(iter(graph.operations.values()))
-    ok, why = NeonFullyConnected.supports(op, graph)
+    ok, why = FullyConnectedLayer.supports(op, graph)
     assert not ok and "TANH" in why
     x = rand(2, 8)
     got = onert_py.Session(model, backends="acl_neon;cpu").run([x])

@@ -111,4 +111,4 @@ def test_batch_matmul_int8_each_isa(isa, mult):
     check_threads(model, inputs)
     sess = Session(model, backends="acl_neon")
     kernels = [st.kernel for st in sess._compiled.executor._live]
-    assert any(type(k).__name__ == "NeonQBatchMatMul" and k.native is not None for k in kernels)
+    assert any(type(k).__name__ == "QBatchMatMulLayer" and k.native is not None for k in kernels)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from onert_py.backends.cpu.ops.hybrid import quantize_rows
+from onert_py.backends.cpu.ops.hybrid_base import quantize_rows
 from onert_py.model_builder import ModelBuilder
 from op_harness import check_op, rand, run_onert
 from oracle import tflite_run

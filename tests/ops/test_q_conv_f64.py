@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from onert_py.core.quant import qmath
-from onert_py.backends.cpu.ops.quant.qconv import ConvRequant
-from onert_py.backends.cpu.ops.quant.qconv_f64 import Float64Rescale, row_length
+from onert_py.core.ops.conv2d import ConvRequant
+from onert_py.backends.cpu.ops.quant.f64_rescale import Float64Rescale, row_length
 
 
 def rescale_both(real, bias, zp, lo, hi, dtype, acc):

@@ -10,7 +10,7 @@ import onert_py
 from onert_py.model_builder import ModelBuilder
 from quant_harness import check_qop, qdict
 
-import onert_py.backends.cpu.ops.quant.qfc  # noqa: F401  (registers the kernel)
+import onert_py.backends.cpu.ops.quant.qfully_connected  # noqa: F401  (registers the kernel)
 
 X_SCALE, W_SCALE = 0.05, 0.01
 

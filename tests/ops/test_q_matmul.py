@@ -10,7 +10,7 @@ import onert_py
 from onert_py.model_builder import ModelBuilder
 from quant_harness import check_qop, qdict
 
-import onert_py.backends.cpu.ops.quant.qmatmul  # noqa: F401  (registers the kernel)
+import onert_py.backends.cpu.ops.quant.qbatch_matmul  # noqa: F401  (registers the kernel)
 
 A_SCALE, B_SCALE = 0.05, 0.01
 

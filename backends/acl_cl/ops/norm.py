@@ -1,12 +1,11 @@
-"""L2Normalization, LocalResponseNormalization, InstanceNorm, ResizeBilinear, TransposeConv
-(float32; semantics of backends/cpu/ops/misc_math.py, circle_ops.py, pool_resize.py,
-transpose_conv.py)."""
+"""L2Normalization, LocalResponseNormalization, InstanceNorm, ResizeBilinear (float32; semantics
+of backends/cpu/ops/misc_math.py, circle_ops.py, pool_resize.py). TransposeConv, whose kernel is
+in norm.cl too, is in transpose_conv.py."""
 from __future__ import annotations
 
 import numpy as np
 
 from ...cpu.ops.pool_resize import interpolation
-from ...cpu.ops.transpose_conv import transpose_conv_shape, transpose_padding
 from .common import ClKernel, check_act, clamp_of, register
 
 
@@ -107,41 +106,3 @@ class ResizeBilinearLayer(ClKernel):
             self.launch(self.kernel("norm.cl", "resize_bilinear"), (y.size,), None, x.buffer,
                         y.buffer, *self.tables, *(np.int32(v) for v in (h, w, c, oh, ow)),
                         np.int32(y.size))
-
-
-@register("TransposeConv")
-class TransposeConvLayer(ClKernel):
-    """inputs (output_shape, weights [O, KH, KW, I], input, bias?)."""
-    params_at = (0,)
-
-    @classmethod
-    def check_params(cls, op, graph):
-        if op.inputs[1] < 0 or not graph.operands[op.inputs[1]].is_constant:
-            return False, "acl_cl TransposeConv needs constant weights"
-        if len(op.inputs) > 3 and op.inputs[3] >= 0 and \
-                not graph.operands[op.inputs[3]].is_constant:
-            return False, "acl_cl TransposeConv needs a constant bias"
-        if op.params.padding not in ("SAME", "VALID"):
-            return False, f"unknown padding {op.params.padding!r}"
-        return check_act(op) if op.params.get("fused_activation_function") else (True, "")
-
-    def setup(self) -> None:
-        p = self.op.params
-        w, x, y = self.inputs[1], self.inputs[2], self.outputs[0]
-        try:
-            transpose_conv_shape(y.shape, x.shape, w.shape)
-        except ValueError as e:
-            raise self.fail(str(e)) from None
-        n, h, wd, cin = x.shape
-        cout, kh, kw, _ = w.shape
-        _, oh, ow, _ = y.shape
-        top, left = transpose_padding(p.padding, oh, ow, kh, kw, p.stride_h, p.stride_w)
-        b = self.tin(3)
-        bias = np.zeros(cout, np.float32) if b is None else np.asarray(b.data, np.float32)
-        self.bias = self.const_buffer(bias.reshape(-1))
-        lo, hi = clamp_of(self.op)
-        ints = [np.int32(v) for v in (h, wd, cin, oh, ow, cout, kh, kw, p.stride_h,
-                                      p.stride_w, top, left)]
-        if y.size:
-            self.launch(self.kernel("norm.cl", "transpose_conv"), (y.size,), None, x.buffer,
-                        w.buffer, self.bias, y.buffer, *ints, lo, hi, np.int32(y.size))

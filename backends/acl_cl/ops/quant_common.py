@@ -1,5 +1,5 @@
-"""Shared pieces of acl_cl's quantized 8-bit kernels (quant_fc, quant_move, quant_conv,
-quant_binary):
+"""Shared pieces of acl_cl's quantized 8-bit kernels (fully_connected, quant_move, conv2d,
+depthwise_conv2d, quant_binary):
 the cpu backend's quantized kernel class for an op run as a "shadow" on host views of the
 tensors (its validate() checks the op and precomputes multipliers, tables and loop kinds,
 exactly as the cpu backend does; the device kernels then reuse those values). Each quantized

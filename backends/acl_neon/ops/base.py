@@ -9,19 +9,20 @@ is not built. Dynamic tensors are refused: kernels size their native plans in pr
 from __future__ import annotations
 
 import math
-from typing import NamedTuple
 
 import numpy as np
 
 from ....core.backend import KernelRegistry
 from ....core.ir import Graph, Operation
-from ....core.ops.base import conv_padding
+from ....core.ops.quant_base import I8, U8
+from ....core.ops.window import ConvGeometry, conv_geometry  # noqa: F401  (re-exported)
 from .. import native
 
 kernels = KernelRegistry("acl_neon")
 register = kernels.register
 
 F32 = np.dtype(np.float32)
+EIGHT_BIT = (I8, U8)
 CLAMP_RANGES = {"NONE": (-math.inf, math.inf), "RELU": (0.0, math.inf), "RELU6": (0.0, 6.0),
                 "RELU_N1_TO_1": (-1.0, 1.0)}
 
@@ -36,35 +37,6 @@ def clamp_range(name: str | None) -> tuple[float, float]:
 def size(shape) -> int:
     """The element count of `shape` (1 for a scalar)."""
     return int(np.prod(shape, dtype=np.int64))
-
-
-class ConvGeometry(NamedTuple):
-    n: int
-    h: int
-    w: int
-    c: int
-    oh: int
-    ow: int
-    kh: int
-    kw: int
-    sh: int
-    sw: int
-    dh: int
-    dw: int
-    pt: int
-    pl: int
-
-
-def conv_geometry(params, xs, k_hw, ys, dilated: bool = True) -> ConvGeometry:
-    """The geometry of a 2-D NHWC window op: input shape `xs`, window (kh, kw), output shape
-    `ys`, the params' strides (and dilations unless `dilated` is False), SAME/VALID padding."""
-    n, h, w, c = (int(v) for v in xs)
-    kh, kw = (int(v) for v in k_hw)
-    oh, ow = int(ys[1]), int(ys[2])
-    sh, sw = params.stride_h, params.stride_w
-    dh, dw = (params.dilation_h_factor, params.dilation_w_factor) if dilated else (1, 1)
-    pt, _, pl, _ = conv_padding(params.padding, h, w, kh, kw, sh, sw, dh, dw, oh, ow)
-    return ConvGeometry(n, h, w, c, oh, ow, kh, kw, sh, sw, dh, dw, pt, pl)
 
 
 class NeonMixin:
@@ -104,3 +76,20 @@ class NeonMixin:
 
     def run(self) -> None:
         self.plan.run(self.inputs[self.plan_input].buffer, self.outputs[0].buffer, self.threads)
+
+
+class QuantNeon(NeonMixin):
+    """Base of the quantized acl_neon kernels: 8-bit activations only (int16 falls back)."""
+
+    native_group = "quant"
+    float_only = False
+
+    @classmethod
+    def supports(cls, op: Operation, graph: Graph) -> tuple[bool, str]:
+        ok, why = super().supports(op, graph)
+        if not ok:
+            return ok, why
+        x = graph.operands[op.inputs[0]]
+        if x.dtype not in EIGHT_BIT:
+            return False, f"acl_neon has no {x.dtype} quantized {op.type} kernel"
+        return True, ""

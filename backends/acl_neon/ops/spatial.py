@@ -1,5 +1,6 @@
-"""Float32 spatial kernels on native code (module _spatial): DepthwiseConv2D, Pool2D (average,
-max), ResizeBilinear, L2Normalization, InstanceNorm, LocalResponseNormalization.
+"""Float32 spatial kernels on native code (module _spatial): Pool2D (average, max),
+ResizeBilinear, L2Normalization, InstanceNorm, LocalResponseNormalization; DepthwiseConv2D
+(depthwise_conv2d.py) shares `NeonSpatial`.
 
 Each subclasses the cpu kernel of its op (the same validation), builds a native plan in
 prepare() and makes one native call per run. Fused activations reach the native code as a clamp
@@ -13,7 +14,6 @@ import numpy as np
 from ....core.ir import Graph, Operation
 from ...cpu.ops.circle_ops import InstanceNormLayer
 from ....core.ops.base import CLAMPS
-from ...cpu.ops.depthwise_conv2d import DepthwiseConv2DLayer
 from ...cpu.ops.misc_math import L2NormalizationLayer, LocalResponseNormalizationLayer
 from ...cpu.ops.pool_resize import Pool2DLayer, ResizeBilinearLayer, interpolation
 from .base import F32, NeonMixin, clamp_range, conv_geometry, register
@@ -44,27 +44,6 @@ class NeonSpatial(NeonMixin):
         if cls.clamp_only and act not in (None, *CLAMPS):
             return False, f"acl_neon {op.type} has no fused {act}"
         return True, ""
-
-
-@register("DepthwiseConv2D")
-class NeonDepthwiseConv2D(NeonSpatial, DepthwiseConv2DLayer):
-    float_inputs = (0, 1, 2)
-
-    def prepare(self) -> None:
-        p = self.op.params
-        w = self.buf(1)
-        cout = w.shape[3]
-        g = conv_geometry(p, self.buf(0).shape, w.shape[1:3], self.out.shape)
-        lo, hi = clamp_range(p.fused_activation_function)
-        self.plan = self.lib.depthwise_plan(g.n, g.h, g.w, g.c, cout // g.c, g.kh, g.kw, g.sh,
-                                            g.sw, g.dh, g.dw, g.pt, g.pl, g.oh, g.ow, lo, hi)
-        self.bias_tensor = self.inputs[2] if len(self.inputs) > 2 else None
-        self.zero_bias = np.zeros(cout, np.float32) if self.bias_tensor is None else None
-
-    def run(self) -> None:
-        bias = self.zero_bias if self.bias_tensor is None else self.bias_tensor.buffer
-        self.plan.run(self.inputs[0].buffer, self.inputs[1].buffer, bias, self.outputs[0].buffer,
-                      self.threads)
 
 
 @register("Pool2D")

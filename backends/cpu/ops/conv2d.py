@@ -1,11 +1,14 @@
-"""CONV_2D: im2col (a strided view copied once) and one matmul; 1x1 convolutions go straight
-to np.matmul on the input."""
+"""CONV_2D (float32): im2col (a strided view copied once) and one matmul; 1x1 convolutions go
+straight to np.matmul on the input. Checks: core/ops/conv2d.py (Conv2DBase).
+
+Quantized form: quant/qconv2d.py; hybrid form: hybrid_conv.py."""
 from __future__ import annotations
 
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
-from .common import CpuKernel, clamp_activation, conv_padding, register
+from ....core.ops.conv2d import Conv2DBase
+from .common import conv_padding, register
 
 CHUNK_BYTES = 512 * 1024
 
@@ -38,18 +41,7 @@ class PaddedInput:
 
 
 @register("Conv2D")
-class Conv2DLayer(CpuKernel):
-    def validate(self) -> None:
-        x, w = self.inputs[0], self.inputs[1]
-        if len(x.shape) != 4 or len(w.shape) != 4:
-            raise self.fail(f"Conv2D needs 4-D input and filter, got {x.shape} and {w.shape}")
-        if x.shape[3] % w.shape[3]:
-            raise self.fail(f"input channels {x.shape[3]} are not a multiple of the filter's "
-                            f"{w.shape[3]}")
-        if x.shape[3] != w.shape[3]:
-            raise self.fail("grouped convolution is not supported by cpu Conv2D")
-        self.act = clamp_activation(self.op.params.fused_activation_function)
-
+class Conv2DLayer(Conv2DBase):
     def prepare(self) -> None:
         p = self.op.params
         x, w, y = self.buf(0), self.buf(1), self.out

@@ -1,11 +1,15 @@
 """DEPTHWISE_CONV_2D: a sum over the filter taps of shifted input views times per-channel
 weights, done in bands of output rows so the partial sums stay in cache. Padding is never
-materialized: each tap only touches the output rectangle where it reads real input."""
+materialized: each tap only touches the output rectangle where it reads real input. Checks:
+core/ops/depthwise_conv2d.py (DepthwiseConv2DBase).
+
+Quantized form: quant/qdepthwise_conv2d.py; hybrid form: hybrid_conv.py."""
 from __future__ import annotations
 
 import numpy as np
 
-from .common import CpuKernel, clamp_activation, conv_padding, register
+from ....core.ops.depthwise_conv2d import DepthwiseConv2DBase
+from .common import conv_padding, register
 
 BAND_BYTES = 256 * 1024
 
@@ -18,17 +22,7 @@ def valid_range(o0: int, o1: int, offset: int, stride: int, pad: int, size: int)
 
 
 @register("DepthwiseConv2D")
-class DepthwiseConv2DLayer(CpuKernel):
-    def validate(self) -> None:
-        x, w = self.inputs[0], self.inputs[1]
-        if len(x.shape) != 4 or len(w.shape) != 4 or w.shape[0] != 1:
-            raise self.fail(f"DepthwiseConv2D needs NHWC input and a 1xKHxKWxC filter, got "
-                            f"{x.shape} and {w.shape}")
-        cin, cout = x.shape[3], w.shape[3]
-        if cin == 0 or cout % cin:
-            raise self.fail(f"filter channels {cout} are not a multiple of input channels {cin}")
-        self.act = clamp_activation(self.op.params.fused_activation_function)
-
+class DepthwiseConv2DLayer(DepthwiseConv2DBase):
     def prepare(self) -> None:
         p = self.op.params
         x, w, y = self.buf(0), self.buf(1), self.out

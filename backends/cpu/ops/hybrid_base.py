@@ -1,7 +1,21 @@
-"""The shared pieces of the hybrid (dynamic-range quantized) kernels (hybrid, hybrid_more,
-hybrid_rnn_cell): TFLite's run-time quantization of float input rows, the rescale of the int
-accumulators, and the checks of int8 weights. A leaf module, so that hybrid.py can import the
-recurrent kernels (whose arithmetic uses these) without an import cycle."""
+"""The shared pieces of the hybrid (dynamic-range quantized) kernels: TFLite's run-time
+quantization of float input rows, the rescale of the int accumulators, and the checks of int8
+weights.
+
+Hybrid kernels take float32 input/output and int8 constant weights with a per-tensor or
+per-channel scale, as the TFLite converter's dynamic-range quantization writes. TFLite's hybrid
+kernels quantize the float input to int8 at run time (per batch row for FULLY_CONNECTED and
+BATCH_MATMUL, per image for CONV_2D), symmetric (scale = max|x| / 127, values in [-127, 127])
+or, with `asymmetric_quantize_inputs`, asymmetric (range [min(x, 0), max(x, 0)] over
+[-128, 127] with a nudged zero point); they accumulate int8 x int8 products in int32 and rescale
+by input scale x weight scale. These kernels do the same integer arithmetic (exact in int64), so
+they match the interpreter up to float rounding of the final rescale.
+
+Each hybrid class is registered under its op's key for the hybrid form (`when=hybrid`,
+core/ops/forms.py); the float kernel runs the op's other forms. The kernels:
+hybrid_fully_connected.py, hybrid_conv.py (CONV_2D, DEPTHWISE_CONV_2D), hybrid_batch_matmul.py,
+hybrid_embedding_lookup.py, and the recurrent ops in hybrid_rnn / hybrid_rnn_cell and SVDF in
+hybrid_svdf."""
 from __future__ import annotations
 
 import numpy as np

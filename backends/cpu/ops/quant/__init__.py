@@ -10,10 +10,10 @@ from . import qconcat  # noqa: F401
 from . import qmove  # noqa: F401
 from . import qlut  # noqa: F401
 from . import qsoftmax  # noqa: F401
-from . import qfc  # noqa: F401
-from . import qmatmul  # noqa: F401
-from . import qconv  # noqa: F401
-from . import qconv_dw  # noqa: F401
+from . import qfully_connected  # noqa: F401
+from . import qbatch_matmul  # noqa: F401
+from . import qconv2d  # noqa: F401
+from . import qdepthwise_conv2d  # noqa: F401
 from . import qsvdf  # noqa: F401
 from . import qlut2  # noqa: F401
 from . import qmul  # noqa: F401

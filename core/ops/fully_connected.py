@@ -1,8 +1,10 @@
-"""Quantized FULLY_CONNECTED (int8, uint8, int16x8) with the interpreter's integer results.
+"""FULLY_CONNECTED's shared logic: the float kernels' checks (`FullyConnectedBase`) and the
+quantized form's Prepare (`QFullyConnectedBase`: quantization checks, multipliers, clamps).
 
-Matches tensorflow/lite/kernels/fully_connected.cc (kGenericOptimized, the builtin resolver's
-registration) as it runs on x86, verified against the interpreter on ties (multipliers 0.25, 0.5),
-multipliers < 1 and > 1, sizes that are and are not multiples of 4/8/16, batch 1 and larger:
+The quantized form matches tensorflow/lite/kernels/fully_connected.cc (kGenericOptimized, the
+builtin resolver's registration) as it runs on x86, verified against the interpreter on ties
+(multipliers 0.25, 0.5), multipliers < 1 and > 1, sizes that are and are not multiples of
+4/8/16, batch 1 and larger:
 
 * int8 (per-tensor or per-channel weights, axis 0) and uint8 (per-tensor, weight zero point
   allowed): cpu_backend_gemm (ruy) with int32 accumulators, acc = sum (x - x_zp)(w - w_zp) + bias,
@@ -15,16 +17,22 @@ multipliers < 1 and > 1, sizes that are and are not multiples of 4/8/16, batch 1
   the bias is int32 or absent: the same ruy path (int32 accumulators) and rounding.
 * int16 otherwise (int64 bias, or a non-zero weight zero point): the reference kernel, which
   rescales in double: round(double(acc) * (double(s_x) * double(s_w) / double(s_y))), halves away
-  from zero, accumulating in int64.
+  from zero, accumulating in int64 (`reference`, `effective`).
 Weights zero points are ignored per-channel (TFLite's FullyConnectedPerChannel assumes 0).
+
+Kernels: cpu backends/cpu/ops/fully_connected.py (float), quant/qfully_connected.py
+(quantized), hybrid_fully_connected.py (hybrid); acl_neon ops/fully_connected.py; acl_cl
+ops/fully_connected.py.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from .....core.quant import qmath
-from .base import I8, I16, U8, QuantKernel, is_quantized, quantized, register
-from .....core.quant.qgemm import Operand, dtype_bound, exact_matmul
+from ..ir import Graph, Operation
+from ..quant import qmath
+from .base import OpKernel, activation
+from .forms import is_quantized
+from .quant_base import I8, I16, U8, QuantOpKernel
 
 I32, I64 = np.dtype(np.int32), np.dtype(np.int64)
 ACTIVATIONS = ("NONE", "RELU", "RELU_N1_TO_1", "RELU6")
@@ -39,20 +47,32 @@ def fc_multipliers(s_in: float, w_scales: np.ndarray, s_out: float) -> np.ndarra
     return np.float64(np.float32(s_in)) * w.astype(np.float64) / np.float64(np.float32(s_out))
 
 
-def reference_double_rescale(acc: np.ndarray, effective: np.ndarray) -> np.ndarray:
-    """static_cast<int32>(round(double(acc) * effective)); out of int32 range -> INT32_MIN,
-    as x86's conversion gives."""
-    r = qmath.round_half_away(acc.astype(np.float64) * effective)
-    ok = np.abs(r) < 2.0 ** 31
-    return np.where(ok, r, qmath.INT32_MIN).astype(np.int64)
+class FullyConnectedBase(OpKernel):
+    """Float FULLY_CONNECTED: 2-D weights [units, depth], the input flattened to rows of depth,
+    DEFAULT weights format; `act` the fused activation."""
+
+    def validate(self) -> None:
+        x, w = self.inputs[0], self.inputs[1]
+        if len(w.shape) != 2:
+            raise self.fail(f"weights must be 2-D, got {w.shape}")
+        k = w.shape[1]
+        n = int(np.prod(x.shape))
+        if k == 0 or n % k:
+            raise self.fail(f"input {x.shape} cannot be flattened to rows of {k}")
+        if self.op.params.get("weights_format", "DEFAULT") != "DEFAULT":
+            raise self.fail("shuffled weights formats are not supported")
+        self.act = activation(self.op.params.fused_activation_function)
 
 
-@register("FullyConnected", when=quantized)
-class QFullyConnectedLayer(QuantKernel):
+class QFullyConnectedBase(QuantOpKernel):
+    """Quantized FULLY_CONNECTED. validate() leaves the zero points (`x_zp`, `w_zp`, `y_zp`),
+    the clamp (`lo`, `hi`) and either `reference` with the double multipliers `effective`
+    or QuantizeMultiplier's `m`, `s` (see the module doc)."""
+
     dtypes = frozenset({I8, U8, I16})
 
     @classmethod
-    def supports(cls, op, graph):
+    def supports(cls, op: Operation, graph: Graph) -> tuple[bool, str]:
         if len(op.inputs) < 2 or op.inputs[1] < 0:
             return False, "FULLY_CONNECTED needs weights"
         x, w = graph.operands[op.inputs[0]], graph.operands[op.inputs[1]]
@@ -79,7 +99,7 @@ class QFullyConnectedLayer(QuantKernel):
             raise self.fail(f"quantized FULLY_CONNECTED has no fused {act}")
         if len(w.shape) != 2:
             raise self.fail(f"weights must be 2-D, got {tuple(w.shape)}")
-        units, depth = int(w.shape[0]), int(w.shape[1])
+        units = int(w.shape[0])
         ws = self.filter_scales(x, w, y, units, 0)
         per_channel = ws.size > 1
         bias_dt = None if bias is None else bias.dtype
@@ -103,20 +123,6 @@ class QFullyConnectedLayer(QuantKernel):
             self.effective = np.float64(s_in) * w64 / np.float64(s_out)
         else:
             self.m, self.s = qmath.quantize_multiplier(fc_multipliers(s_in, ws, s_out))
-        self.depth = depth
-        self.x_bound = dtype_bound(x.dtype, self.x_zp)
-        self.wop = Operand(w.buffer.T, w_zp) if w.is_constant else None
 
-    def run(self) -> None:
-        x, y = self.buf(0), self.out
-        wop = self.wop if self.wop is not None else Operand(self.buf(1).T, self.w_zp)
-        acc = exact_matmul(x.reshape(-1, self.depth), wop, self.x_zp, a_bound=self.x_bound)
-        bias = self.buf(2)
-        if bias is not None:
-            acc += bias.reshape(-1)
-        if self.reference:
-            r = reference_double_rescale(acc, self.effective)
-        else:
-            r = qmath.multiply_by_quantized_multiplier_vector(qmath.wrap_int32(acc), self.m,
-                                                              self.s)
-        qmath.clamp_cast(r + self.y_zp, self.lo, self.hi, y.dtype, out=y.reshape(acc.shape))
+
+__all__ = ["ACTIVATIONS", "fc_multipliers", "FullyConnectedBase", "QFullyConnectedBase"]

@@ -1,5 +1,6 @@
-"""The exact float64 form of a quantized convolution's q31 rescale (qconv.ConvRequant), for the
-8-bit CONV_2D / DEPTHWISE_CONV_2D kernels.
+"""The exact float64 form of a quantized convolution's q31 rescale (core/ops/conv2d.py's
+ConvRequant), for the cpu 8-bit CONV_2D / DEPTHWISE_CONV_2D kernels (qconv2d,
+qdepthwise_conv2d).
 
 ConvRequant computes q = clamp(floor((acc * M + K) / 2^S)) per output channel in int64, where acc
 is the exact integer sum of (x - x_zp)(w - w_zp) (the float kernel's result, held exactly in a
@@ -54,7 +55,7 @@ class Float64Rescale:
 
     @classmethod
     def plan(cls, rq, out_dtype, acc_bound: int, bias: np.ndarray) -> "Float64Rescale | None":
-        """`rq` a qconv.ConvRequant in mode q31, `acc_bound` a bound on |acc - bias|, `bias`
+        """`rq` a ConvRequant in mode q31, `acc_bound` a bound on |acc - bias|, `bias`
         the int64 per-channel bias (its share of |acc| is in K)."""
         n = int(np.size(bias))
         if out_dtype not in (I8, U8) or rq.split < n or n == 0:

@@ -1,5 +1,5 @@
-"""The accumulation plan of the quantized DEPTHWISE_CONV_2D (qconv_dw): exact integer sums of
-(x - x_zp) * (w - w_zp) over the filter taps, in float32 or float64 arrays.
+"""The accumulation plan of the quantized DEPTHWISE_CONV_2D (qdepthwise_conv2d): exact integer
+sums of (x - x_zp) * (w - w_zp) over the filter taps, in float32 or float64 arrays.
 
 The input minus its zero point is written, once per run, into zero-bordered "phase planes": for
 strides (sh, sw) the plane of phase (py, px) holds the padded input's rows py, py + sh, ... and
@@ -13,8 +13,8 @@ multiplier m > 1 repeats each input channel m times while filling the planes.
 
 The output is accumulated in bands of rows that stay in cache (first tap a multiply into the
 band, the others a multiply into a scratch band and an add), and each band is handed to the
-rescale (`act`) right away. Sums are exact by the bound QConvBase.validate checks for the float
-type (every partial sum is below it).
+rescale (`act`) right away. Sums are exact by the bound qconv2d.QConvMixin.validate checks for
+the float type (every partial sum is below it).
 """
 from __future__ import annotations
 

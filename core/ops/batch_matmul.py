@@ -1,5 +1,6 @@
-"""Quantized BATCH_MATMUL (int8 x int8, int16 x int16, int16 x int8) with the interpreter's
-integer results.
+"""BATCH_MATMUL's shared logic: the float kernels' checks (`BatchMatMulBase`) and the quantized
+form (`QBatchMatMulBase`): its Prepare, and the reference integer computation (`compute`) that
+the cpu kernel runs and acl_neon falls back to for the forms its native code does not take.
 
 tensorflow/lite/kernels/batch_matmul.cc runs the REFERENCE kernel (reference_ops::BatchMatMul)
 for every quantized form, verified against the interpreter on ties (multipliers 0.25, 0.5),
@@ -12,24 +13,41 @@ zero points, adj_x/adj_y, broadcast batch dimensions, constant and non-constant 
 * int8 -> int32 (an unquantized int32 output): the raw sum of products, zero points ignored.
 * int16 x int16 / int16 x int8 -> int16 (all zero points 0): int64 accumulator rescaled by the
   int64 MultiplyByQuantizedMultiplier (multiplier reduced to 16 bits, one rounding shift).
+
+Kernels: cpu backends/cpu/ops/batch_matmul.py (float), quant/qbatch_matmul.py (quantized),
+hybrid_batch_matmul.py (hybrid); acl_neon ops/batch_matmul.py; acl_cl ops/batch_matmul.py.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from .....core.quant import qmath
-from .base import I8, I16, QuantKernel, quantized, register
-from .....core.quant.qgemm import Operand, dtype_bound, exact_matmul
+from ..ir import Graph, Operation
+from ..quant import qmath
+from ..quant.qgemm import Operand, dtype_bound, exact_matmul
+from .base import OpKernel
+from .quant_base import I8, I16, QuantOpKernel
 
 I32 = np.dtype(np.int32)
 
 
-@register("BatchMatMul", when=quantized)
-class QBatchMatMulLayer(QuantKernel):
+class BatchMatMulBase(OpKernel):
+    """Float BATCH_MATMUL: operands of rank 2 or more."""
+
+    def validate(self) -> None:
+        a, b = self.inputs[0], self.inputs[1]
+        if len(a.shape) < 2 or len(b.shape) < 2:
+            raise self.fail(f"operands must be at least 2-D, got {a.shape} and {b.shape}")
+
+
+class QBatchMatMulBase(QuantOpKernel):
+    """Quantized BATCH_MATMUL (int8 x int8, int16 x int16, int16 x int8). validate() leaves the
+    adjoints, zero points, `raw` (the int32 output form), the constant rhs as an Operand (`bop`)
+    and, unless raw, QuantizeMultiplier's `m`, `s`, the clamp and the lhs bound."""
+
     dtypes = frozenset({I8, I16})
 
     @classmethod
-    def supports(cls, op, graph):
+    def supports(cls, op: Operation, graph: Graph) -> tuple[bool, str]:
         a, b = graph.operands[op.inputs[0]], graph.operands[op.inputs[1]]
         y = graph.operands[op.outputs[0]]
         ok_pairs = {(I8, I8), (I16, I16), (I16, I8)}
@@ -79,7 +97,9 @@ class QBatchMatMulLayer(QuantKernel):
             Operand(self.rhs(self.buf(1)), self.b_zp, b_bound)
         return Operand(a, self.a_zp, None if self.raw else self.a_bound), bop
 
-    def run(self) -> None:
+    def compute(self) -> None:
+        """The reference computation into the output: the exact product, then the raw int32
+        wrap or TFLite's rescale, zero point and clamp (see the module doc)."""
         aop, bop = self.operands()
         acc = exact_matmul(aop, bop)
         out = self.out
@@ -91,3 +111,6 @@ class QBatchMatMulLayer(QuantKernel):
         else:
             r = qmath.multiply_by_quantized_multiplier_int64(acc, self.m, self.s)
         qmath.clamp_cast(r + self.y_zp, self.lo, self.hi, out.dtype, out=out)
+
+
+__all__ = ["BatchMatMulBase", "QBatchMatMulBase"]

@@ -1,16 +1,41 @@
-"""Quantized FullyConnected (int8 per-tensor / per-channel, uint8 per-tensor with a weight zero
-point) with the interpreter's integer results: int32 accumulators, the multipliers of
-backends/cpu/ops/quant/qfc.py (fc_multipliers, QuantizeMultiplier) and the optimized kernel's
-vector rounding for every element (quant.cl rescale with vec = 1), so outputs equal the
-interpreter's. int16 activations are refused (they run on cpu)."""
+"""FULLY_CONNECTED on acl_cl: float32 on conv.cl's conv_gemm (the implicit GEMM of CONV_2D as a
+1x1 convolution) and the 8-bit quantized form (int8 per-tensor / per-channel, uint8 per-tensor
+with a weight zero point) with the interpreter's integer results: int32 accumulators, the
+multipliers of core/ops/fully_connected.py (fc_multipliers, QuantizeMultiplier) and the
+optimized kernel's vector rounding for every element (quant.cl rescale with vec = 1), so
+outputs equal the interpreter's. int16 activations are refused (they run on cpu).
+"""
 from __future__ import annotations
 
 import numpy as np
 
+from ....core.ops.fully_connected import fc_multipliers
 from ....core.quant import qmath
-from ...cpu.ops.quant.qfc import fc_multipliers
-from .common import check_act
-from .quant_common import I32, U8, QClKernel, quantized, quantized_8bit, register
+from .common import check_act, register
+from .gemm import GemmBase, const_weights
+from .quant_common import I32, U8, QClKernel, quantized, quantized_8bit
+
+
+@register("FullyConnected")
+class FullyConnectedLayer(GemmBase):
+    @classmethod
+    def check_params(cls, op, graph):
+        if op.params.get("weights_format", "DEFAULT") != "DEFAULT":
+            return False, "acl_cl FullyConnected supports the DEFAULT weights format only"
+        return const_weights(op, graph)
+
+    def validate(self) -> None:
+        x, w = self.inputs[0], self.inputs[1]
+        if len(w.shape) != 2 or w.shape[1] == 0 or x.size % w.shape[1]:
+            raise self.fail(f"input {x.shape} cannot be flattened to rows of weights {w.shape}")
+
+    def setup(self) -> None:
+        x, w, y = self.inputs[0], self.inputs[1], self.outputs[0]
+        cout, k = w.shape
+        m = x.size // k
+        self.upload_weights(np.asarray(w.data, np.float32).T, cout, m)
+        geo = (1, m, k, 1, m, cout, self.cout_pad, 1, 1, 1, 1, 1, 1, 0, 0)
+        self.gemm(x, y, geo, m, cout)
 
 
 @register("FullyConnected", when=quantized_8bit)

@@ -1,30 +1,47 @@
-"""Quantized 8-bit Conv2D and DepthwiseConv2D with the interpreter's integer results: int32
-accumulation of (x - x_zp) * (w - w_zp) over the valid taps (Conv2D: exact float32 sums of
-256-tap chunks, see cl/quant.cl qconv) plus the int32 bias, then the
-rescale of the cpu kernels (backends/cpu/ops/quant/qconv.py, qconv_dw.py), whose checks run
-here as a shadow and whose multipliers are QuantizeMultiplier(double(s_x) * double(s_w[c]) /
-double(s_y)): Conv2D rescales every channel with the vector rounding (halves up after the high
-multiply); DepthwiseConv2D int8 does so on the first cout - cout % 8 channels and rounds the
-last cout % 8 with the reference rounding (halves away from zero), uint8 depthwise uses the
-reference rounding on every channel (the cpu kernels' `reference_split`). int16 activations are
-refused (they run on cpu)."""
+"""CONV_2D on acl_cl (program conv.cl conv_gemm: one implicit-GEMM kernel, float32) and its
+8-bit quantized form (quant.cl qconv) with the interpreter's integer results: int32
+accumulation of (x - x_zp) * (w - w_zp) over the valid taps (exact float32 sums of 256-tap
+chunks, see cl/quant.cl qconv) plus the int32 bias, then the rescale of core/ops/conv2d.py,
+whose checks run here as a shadow (quant_common.cpu_shadow) and whose multipliers are
+QuantizeMultiplier(double(s_x) * double(s_w[c]) / double(s_y)): every channel is rescaled with
+the vector rounding (halves up after the high multiply). int16 activations are refused (they run
+on cpu). DEPTHWISE_CONV_2D's quantized kernel (depthwise_conv2d.py) shares QConv2DLayer's setup.
+"""
 from __future__ import annotations
 
 import numpy as np
 
-from ....core.quant import qmath
-from ...cpu.ops.quant.qconv import QConv2DLayer
-from ...cpu.ops.quant.qconv_dw import QDepthwiseConv2DLayer
-from .common import check_act
-from .conv import conv_geometry, gemm_launch
-from .quant_common import I32, U8, QClKernel, quantized, quantized_8bit, register
+from ....core.ops.conv2d import QConv2DBase
+from .common import check_act, register
+from .gemm import GemmBase, conv_args, const_weights, gemm_launch
+from .quant_common import I32, U8, QClKernel, quantized, quantized_8bit
 
 QDPIX = 8     # output pixels per work item of quant.cl qdepthwise (its QDPIX)
 
 
+@register("Conv2D")
+class Conv2DLayer(GemmBase):
+    check_params = classmethod(lambda cls, op, g: const_weights(op, g) if len(
+        g.operands[op.inputs[0]].shape) == 4 else (False, "acl_cl Conv2D needs NHWC input"))
+
+    def validate(self) -> None:
+        x, w = self.inputs[0], self.inputs[1]
+        if len(w.shape) != 4 or x.shape[3] != w.shape[3]:
+            raise self.fail(f"acl_cl Conv2D needs an OHWI filter over all input channels, got "
+                            f"input {x.shape} and filter {w.shape}")
+
+    def setup(self) -> None:
+        x, w, y = self.inputs[0], self.inputs[1], self.outputs[0]
+        n, geo = conv_args(self.op, x, w, y)
+        cin, oh, ow, cout, kh, kw = geo[2:8]
+        self.upload_weights(np.asarray(w.data, np.float32).reshape(cout, kh * kw * cin).T, cout,
+                            n * oh * ow)
+        self.gemm(x, y, geo[:6] + [self.cout_pad] + geo[6:], n * oh * ow, cout)
+
+
 @register("Conv2D", when=quantized_8bit)
-class QConvLayer(QClKernel):
-    cpu_class = QConv2DLayer
+class QConv2DLayer(QClKernel):
+    cpu_class = QConv2DBase     # the shadow: core/ops' checks and constants
     depthwise = False
     index_at = (2,)         # the int32 bias (ClKernel's int32 operand check)
 
@@ -44,24 +61,18 @@ class QConvLayer(QClKernel):
         return check_act(op)      # refuses RELU_0_TO_1 (not in common.CLAMP)
 
     def validate(self) -> None:
-        sh = self.shadow()       # the cpu kernel's checks (bias scale, zero points, ...)
-        x, w, y = self.inputs[0], self.inputs[1], self.outputs[0]
-        axis = 3 if self.depthwise else 0
-        cout = int(w.shape[axis])
-        ws = np.asarray(w.quant.scale, np.float32).reshape(-1)
-        product = np.float64(sh.scale(x)) * ws.astype(np.float64)
-        mult, shift = qmath.quantize_multiplier(np.broadcast_to(product / np.float64(
-            sh.scale(y)), (cout,)))
-        self.mult, self.shift = mult.astype(np.int32), shift.astype(np.int32)
+        sh = self.shadow()       # core/ops' checks (bias scale, zero points, ...) and constants
+        x, y = self.inputs[0], self.outputs[0]
+        self.mult, self.shift = sh.mult.astype(np.int32), sh.shift.astype(np.int32)
         self.split = sh.requant.split
-        self.wzp = int(w.quant.zero_point[0]) if x.dtype == U8 else 0
+        self.wzp = int(self.inputs[1].quant.zero_point[0]) if x.dtype == U8 else 0
         self.xzp, self.yzp = sh.zero_point(x), sh.zero_point(y)
         self.lo, self.hi = sh.requant.lo, sh.requant.hi
-        self.bias = np.asarray(self.inputs[2].data, np.int64).reshape(cout).astype(np.int32)
+        self.bias = sh.bq.astype(np.int32)
 
     def setup(self) -> None:
         x, w, y = self.inputs[0], self.inputs[1], self.outputs[0]
-        n, geo = conv_geometry(self.op, x, w, y, self.depthwise)
+        n, geo = conv_args(self.op, x, w, y, self.depthwise)
         cin, oh, ow, cout, kh, kw = geo[2:8]
         m = n * oh * ow
         if self.depthwise:
@@ -87,9 +98,3 @@ class QConvLayer(QClKernel):
         self.launch(self.kernel("quant.cl", name, f"{self.qopts(x.dtype)} {opts}".strip()),
                     gsize, None, x.buffer, self.bufs[0], self.bufs[1], y.buffer, *self.bufs[2:],
                     *ints)
-
-
-@register("DepthwiseConv2D", when=quantized_8bit)
-class QDepthwiseLayer(QConvLayer):
-    cpu_class = QDepthwiseConv2DLayer
-    depthwise = True

@@ -1,17 +1,10 @@
-"""Hybrid (dynamic-range quantized) kernels: float32 input/output, int8 constant weights with a
-per-tensor or per-channel scale, as the TFLite converter's dynamic-range quantization writes.
+"""Hybrid FULLY_CONNECTED: float32 input and output, int8 constant weights [units, depth] with a
+per-tensor or per-channel (axis 0) scale. Each row of the flattened input is quantized at run time
+(symmetric, or asymmetric with `asymmetric_quantize_inputs`: hybrid_base.quantize_rows), the
+int8 products are accumulated exactly and rescaled by input scale x weight scale, as TFLite's
+fully_connected.cc EvalHybrid does.
 
-TFLite's hybrid kernels quantize the float input to int8 at run time (per batch row for
-FULLY_CONNECTED and BATCH_MATMUL, per image for CONV_2D), symmetric (scale = max|x| / 127, values
-in [-127, 127]) or, with `asymmetric_quantize_inputs`, asymmetric (range [min(x, 0), max(x, 0)]
-over [-128, 127] with a nudged zero point); they accumulate int8 x int8 products in int32 and
-rescale by input scale x weight scale. These kernels do the same integer arithmetic (exact in
-int64), so they match the interpreter up to float rounding of the final rescale.
-
-Each class is registered under its op's key for the hybrid form (`when=hybrid`,
-core/ops/forms.py); the float kernel runs the op's other forms. FULLY_CONNECTED is here, the
-convolutions, BATCH_MATMUL and EMBEDDING_LOOKUP in hybrid_more, the recurrent ops in
-hybrid_rnn and SVDF in hybrid_svdf.
+Float form: fully_connected.py; quantized form: quant/qfully_connected.py.
 """
 from __future__ import annotations
 
@@ -23,7 +16,7 @@ from .hybrid_base import HybridKernel, quantize_rows, rescale
 
 
 @register("FullyConnected", when=hybrid)
-class HybridFullyConnected(HybridKernel):
+class HybridFullyConnectedLayer(HybridKernel):
     def validate(self) -> None:
         x, w = self.inputs[0], self.inputs[1]
         if len(w.shape) != 2:

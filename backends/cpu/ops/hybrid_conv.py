@@ -1,0 +1,102 @@
+"""Hybrid CONV_2D and DEPTHWISE_CONV_2D: float32 input and output, int8 constant filters with a
+per-tensor or per-channel scale (hybrid_base.py has the shared arithmetic).
+
+Input quantization per TFLite's hybrid kernels: CONV_2D quantizes each image as one block,
+symmetric for a per-tensor filter scale and asymmetric for per-channel scales (its per-channel
+hybrid path); DEPTHWISE_CONV_2D (per-channel only) quantizes each image asymmetrically.
+Padding holds the input zero point, so padded taps add nothing.
+
+Float forms: conv2d.py, depthwise_conv2d.py; quantized forms: quant/qconv2d.py,
+quant/qdepthwise_conv2d.py.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ....core.ops.forms import hybrid
+from .common import activation, conv_padding, register
+from .conv2d import patch_view
+from .hybrid_base import HybridKernel, quantize_rows
+
+
+class HybridConvBase(HybridKernel):
+    """The checks, the run-time input quantization and the rescale of the hybrid convolutions."""
+
+    channel_axis = 0
+    depthwise = False
+
+    def validate(self) -> None:
+        x, w = self.inputs[0], self.inputs[1]
+        if len(x.shape) != 4 or len(w.shape) != 4:
+            raise self.fail(f"needs 4-D input and filter, got {x.shape} and {w.shape}")
+        cout = w.shape[3] if self.depthwise else w.shape[0]
+        self.wscale = self.check_weights(cout, self.channel_axis)
+        s = np.asarray(w.quant.scale).reshape(-1)
+        self.asym = self.depthwise or s.size > 1
+        self.act = activation(self.op.params.fused_activation_function)
+        if self.depthwise:
+            mult = self.op.params.depth_multiplier or 1
+            if w.shape[3] != x.shape[3] * mult:
+                raise self.fail(f"filter channels {w.shape[3]} != input {x.shape[3]} x {mult}")
+            if w.shape[0] != 1:
+                raise self.fail(f"depthwise filter must be (1, KH, KW, C), got {w.shape}")
+        elif x.shape[3] != w.shape[3]:
+            raise self.fail(f"input channels {x.shape[3]} != filter's {w.shape[3]}")
+
+    def _quantized_windows(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Per image: int windows (N, OH, OW, KH, KW, C), scale (N,), zero point (N,)."""
+        p = self.op.params
+        x, w, y = self.buf(0), self.buf(1), self.out
+        n, h, wd, c = x.shape
+        kh, kw = w.shape[1], w.shape[2]
+        oh, ow = y.shape[1], y.shape[2]
+        sh, sw, dh, dw = p.stride_h, p.stride_w, p.dilation_h_factor, p.dilation_w_factor
+        pt, pb, pl, pr = conv_padding(p.padding, h, wd, kh, kw, sh, sw, dh, dw, oh, ow)
+        q, scale, zp = quantize_rows(x.reshape(n, -1), self.asym)
+        xp = np.empty((n, h + pt + pb, wd + pl + pr, c), np.int64)
+        xp[...] = zp.reshape(n, 1, 1, 1)
+        xp[:, pt:pt + h, pl:pl + wd, :] = q.reshape(x.shape)
+        return patch_view(xp, oh, ow, kh, kw, sh, sw, dh, dw), scale, zp
+
+    def finish(self, acc: np.ndarray, scale: np.ndarray) -> None:
+        """acc (N, OH, OW, Cout) already offset-corrected; rescale, bias, activation."""
+        mult = (scale[:, None] * self.wscale[None, :]).astype(np.float32)
+        y = acc.astype(np.float32) * mult[:, None, None, :]
+        bias = self.buf(2)
+        if bias is not None:
+            y += bias
+        np.copyto(self.out, y)
+        if self.act is not None:
+            self.act(self.out)
+
+
+@register("Conv2D", when=hybrid)
+class HybridConv2DLayer(HybridConvBase):
+    def run(self) -> None:
+        win, scale, zp = self._quantized_windows()
+        w = self.buf(1).astype(np.int64)
+        cout = w.shape[0]
+        wmat = w.reshape(cout, -1)
+        n, oh, ow = win.shape[:3]
+        cols = win.reshape(n * oh * ow, -1)
+        acc = (cols @ wmat.T).reshape(n, oh, ow, cout)
+        if self.asym:
+            acc -= zp.reshape(n, 1, 1, 1).astype(np.int64) * wmat.sum(axis=1)
+        self.finish(acc, scale)
+
+
+@register("DepthwiseConv2D", when=hybrid)
+class HybridDepthwiseConv2DLayer(HybridConvBase):
+    channel_axis = 3
+    depthwise = True
+
+    def run(self) -> None:
+        win, scale, zp = self._quantized_windows()
+        w = self.buf(1).astype(np.int64)[0]                      # (KH, KW, Cout)
+        cin = win.shape[-1]
+        mult = w.shape[2] // cin
+        src = np.repeat(win, mult, axis=-1) if mult > 1 else win  # channel k*mult+m reads k
+        acc = np.einsum("nhwijc,ijc->nhwc", src, w)
+        n = acc.shape[0]
+        acc -= zp.reshape(n, 1, 1, 1).astype(np.int64) * w.sum(axis=(0, 1))
+        self.finish(acc, scale)

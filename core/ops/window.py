@@ -1,0 +1,41 @@
+"""The geometry of a 2-D NHWC window op (convolutions, pooling): input and output sizes, window,
+strides, dilations and the top/left padding of TFLite's SAME/VALID schemes
+(tensorflow/lite/kernels/padding.h ComputePaddingHeightWidth, as core/ops/base.py's
+`conv_padding` computes it). Every backend's convolution and pooling kernels read it here."""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from .base import conv_padding
+
+
+class ConvGeometry(NamedTuple):
+    n: int
+    h: int
+    w: int
+    c: int
+    oh: int
+    ow: int
+    kh: int
+    kw: int
+    sh: int
+    sw: int
+    dh: int
+    dw: int
+    pt: int
+    pl: int
+
+
+def conv_geometry(params, xs, k_hw, ys, dilated: bool = True) -> ConvGeometry:
+    """The geometry of a 2-D NHWC window op: input shape `xs`, window (kh, kw), output shape
+    `ys`, the params' strides (and dilations unless `dilated` is False), SAME/VALID padding."""
+    n, h, w, c = (int(v) for v in xs)
+    kh, kw = (int(v) for v in k_hw)
+    oh, ow = int(ys[1]), int(ys[2])
+    sh, sw = params.stride_h, params.stride_w
+    dh, dw = (params.dilation_h_factor, params.dilation_w_factor) if dilated else (1, 1)
+    pt, _, pl, _ = conv_padding(params.padding, h, w, kh, kw, sh, sw, dh, dw, oh, ow)
+    return ConvGeometry(n, h, w, c, oh, ow, kh, kw, sh, sw, dh, dw, pt, pl)
+
+
+__all__ = ["ConvGeometry", "conv_geometry"]
