@@ -304,6 +304,7 @@ def infer_shapes(graph: Graph, order: list[int], input_shapes: dict[int, tuple[i
 # the other rules, registered on import: each module is named for the ops it holds
 from . import shape_rules_indexing  # noqa: E402,F401
 from . import shape_rules_values  # noqa: E402,F401
+from . import shape_rules_conv  # noqa: E402,F401
 from . import shape_rules_recurrent  # noqa: E402,F401
 from . import shape_rules_circle  # noqa: E402,F401
 from . import shape_rules_custom  # noqa: E402,F401

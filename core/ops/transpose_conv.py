@@ -1,6 +1,7 @@
-"""TRANSPOSE_CONV's shared logic: the output shape check and its shape rule, the padding, the
-float kernels' checks (`TransposeConvBase`) and the quantized form's Prepare
-(`QTransposeConvBase`: quantization checks, multipliers, requantization constants).
+"""TRANSPOSE_CONV's shared logic: the output shape check (its shape rule is
+core/compiler/shape_rules_conv.py), the padding, the float kernels' checks
+(`TransposeConvBase`) and the quantized form's Prepare (`QTransposeConvBase`: quantization
+checks, multipliers, requantization constants).
 
 Inputs (TFLite order): output_shape int32[4], weights [O, KH, KW, I], input NHWC, optional bias
 [O]. Padding follows TFLite: the SAME padding of a forward convolution from the output back to
@@ -33,7 +34,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..compiler.shape_inference import conv_out, rule
+from ..compiler.shape_inference import conv_out
 from ..ir import Graph, Operation
 from ..quant import qmath
 from .base import OpKernel, activation, same_padding
@@ -63,12 +64,6 @@ def transpose_conv_shape(out_shape, x: tuple, w: tuple) -> tuple[int, ...]:
     if any(d < 0 for d in out):
         raise ValueError(f"output_shape {out} has a negative dimension")
     return out
-
-
-@rule("TransposeConv")
-def _transpose_conv_rule(op, shapes, v):
-    value = v.need(op.inputs[0], "output_shape")
-    return [transpose_conv_shape(value, shapes[2], shapes[1])]
 
 
 def transpose_padding(padding: str, oh: int, ow: int, kh: int, kw: int, sh: int,
