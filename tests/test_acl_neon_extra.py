@@ -1,4 +1,4 @@
-"""acl_neon's recurrent kernels (native group `extra` + the gemm group's input projection)
+"""acl_neon's recurrent kernels (native group `recurrent` + the gemm group's input projection)
 against the TFLite interpreter: LSTM / UNIDIRECTIONAL_SEQUENCE_LSTM (CIFG, peephole, projection,
 clips, activations), RNN / UNIDIRECTIONAL_SEQUENCE_RNN, at every ISA level, threads 1 and 2,
 odd sizes. The state tensors are variables: each check runs a session several times and compares
@@ -22,7 +22,7 @@ MODELS_DIR = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "mode
 @pytest.fixture(scope="module", autouse=True)
 def neon_ready():
     backend_or_skip("acl_neon")
-    for group in ("extra", "gemm"):
+    for group in ("recurrent", "gemm"):
         ok, why = native.available(group)
         if not ok:
             pytest.skip(why)

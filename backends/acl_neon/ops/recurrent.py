@@ -2,7 +2,7 @@
 
 The cpu kernels validate. prepare() builds two native plans from the constant weights: the
 input projection of every time step at once, xw = x Wx^T + bias, on the gemm group's packed
-FcPlan, and the time loop on the extra group's LstmPlan / RnnPlan (recurrent GEMV, gates,
+FcPlan, and the time loop on the recurrent group's LstmPlan / RnnPlan (recurrent GEMV, gates,
 cell update, clip and projection fused, batch rows split over threads). run() is those two
 calls. The state inputs are variable tensors written back at the end of a run (cpu's rule).
 Forms computed: LSTM with or without CIFG, peephole, projection (+ bias), cell / projection
@@ -32,7 +32,7 @@ class NeonRecurrent(NeonMixin):
     """Shared checks: the gemm group is built, weights (every input but the data and state
     slots) constant, tensors non-empty."""
 
-    native_group = "extra"
+    native_group = "recurrent"
     also_needs = ("gemm",)       # the input projection's FcPlan
     sequence = False
 
