@@ -106,8 +106,8 @@ def test_sequence_rnn_wide(cl_ready, rng):
 @pytest.mark.parametrize("variant", ["basic", "projection_bias", "rnn"])
 def test_per_step_launches(cl_ready, rng, monkeypatch, variant):
     """Cells wider than the device's work-group run a launch sequence per time step."""
-    from onert_py.backends.acl_cl.ops.recurrent import RecurrentLayer
-    monkeypatch.setattr(RecurrentLayer, "max_group", 0)
+    from onert_py.backends.acl_cl.ops.recurrent import ClRecurrent
+    monkeypatch.setattr(ClRecurrent, "max_group", 0)
     shape = (3, 2, 4)
     if variant == "rnn":
         model = rnn_harness.seq_rnn_model(rng, rnn_weights, shape, True, "TANH")

@@ -1,4 +1,4 @@
-"""acl_neon's recurrent kernels (native group `extra` + the gemm group's input projection)
+"""acl_neon's recurrent kernels (native group `recurrent` + the gemm group's input projection)
 against the TFLite interpreter: LSTM / UNIDIRECTIONAL_SEQUENCE_LSTM (CIFG, peephole, projection,
 clips, activations), RNN / UNIDIRECTIONAL_SEQUENCE_RNN, at every ISA level, threads 1 and 2,
 odd sizes. The state tensors are variables: each check runs a session several times and compares
@@ -22,7 +22,7 @@ MODELS_DIR = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "mode
 @pytest.fixture(scope="module", autouse=True)
 def neon_ready():
     backend_or_skip("acl_neon")
-    for group in ("extra", "gemm"):
+    for group in ("recurrent", "gemm"):
         ok, why = native.available(group)
         if not ok:
             pytest.skip(why)
@@ -116,7 +116,7 @@ def test_sequence_lstm(rng, case, threads):
     opts = dict(LSTM_CASES[case])
     shape = (4, 3, 5)
     check_neon(lstm_model(rng, SEQ, shape, **opts), seq_runs(rng, shape, 2),
-               "NeonUnidirectionalSequenceLstm", threads)
+               "UnidirectionalSequenceLstmLayer", threads)
 
 
 @pytest.mark.parametrize("threads", [1, 2])
@@ -126,14 +126,14 @@ def test_lstm_single_step(rng, variant, threads):
     shape = (3, 7)
     model = lstm_model(rng, "LSTM", shape, 9, fused_activation_function="TANH", cell_clip=2.0,
                        **variant)
-    check_neon(model, seq_runs(rng, shape, 3), "NeonLstmLayer", threads)
+    check_neon(model, seq_runs(rng, shape, 3), "LstmLayer", threads)
 
 
 @pytest.mark.parametrize("threads", [1, 2])
 @pytest.mark.parametrize("act", ["TANH", "RELU", "NONE", "RELU_N1_TO_1"])
 def test_rnn(rng, act, threads):
     shape = (3, 6)
-    check_neon(rnn_model(rng, "RNN", shape, 23, act), seq_runs(rng, shape, 3), "NeonRnnLayer",
+    check_neon(rnn_model(rng, "RNN", shape, 23, act), seq_runs(rng, shape, 3), "RnnLayer",
                threads)
 
 
@@ -143,7 +143,7 @@ def test_sequence_rnn(rng, time_major, threads):
     shape = (5, 3, 4)
     model = rnn_model(rng, "UNIDIRECTIONAL_SEQUENCE_RNN", shape, 17, "TANH",
                       time_major=time_major)
-    check_neon(model, seq_runs(rng, shape, 2), "NeonUnidirectionalSequenceRnn", threads)
+    check_neon(model, seq_runs(rng, shape, 2), "UnidirectionalSequenceRnnLayer", threads)
 
 
 def test_layer_norm_lstm_stays_on_cpu(rng):
@@ -164,7 +164,7 @@ def test_lstm_text_fused_on_acl_neon():
     with open(path, "rb") as f:
         model = f.read()
     sess = onert_py.Session(model, backends="acl_neon;cpu")
-    assert "NeonUnidirectionalSequenceLstm" in kernel_names(sess)
+    assert "UnidirectionalSequenceLstmLayer" in kernel_names(sess)
     info = sess.inputs[0]
     rng = np.random.default_rng(1)
     runs = [[rng.integers(0, 32, info.shape).astype(info.dtype)] for _ in range(2)]

@@ -1,4 +1,5 @@
-"""Integer arithmetic of TFLite's fully integer (8x8_16) LSTM, vectorized with NumPy.
+"""Integer arithmetic of TFLite's fully integer (8x8_16) LSTM, vectorized with NumPy (and the
+exact int8 matrix products of the integer LSTM and SVDF kernels, `int_matmul`).
 
 * gemmlowp's FixedPoint<int16> logistic and tanh (PortableApplySigmoid / PortableApplyTanh):
   qfixed.sigmoid16 / qfixed.tanh16, shared with the int16 TANH / LOGISTIC kernels.
@@ -39,9 +40,17 @@ def layer_norm(x, weights, bias, scale_a: int, scale_b: int, variance_limit: int
     return clip16(mbqm(val4, scale_a, scale_b + 12))
 
 
+def int_matmul(a: np.ndarray, b: np.ndarray, bound: float) -> np.ndarray:
+    """Exact int64 a @ b for integer arrays whose partial sums stay below `bound` in
+    magnitude: float32 BLAS while that is exact (< 2^24), float64 otherwise (< 2^53)."""
+    dt = np.float32 if bound < float(1 << 24) else np.float64
+    return np.matmul(a.astype(dt), b.astype(dt)).astype(I64)
+
+
 def quantize_multiplier(real) -> tuple[int, int]:
     m, s = qmath.quantize_multiplier(float(real))
     return int(m), int(s)
 
 
-__all__ = ["layer_norm", "clip16", "quantize_multiplier", "mbqm", "rdbp", "wrap32"]
+__all__ = ["layer_norm", "clip16", "int_matmul", "quantize_multiplier", "mbqm", "rdbp",
+           "wrap32"]

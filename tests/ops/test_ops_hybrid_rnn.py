@@ -20,7 +20,8 @@ import numpy as np
 import pytest
 
 import onert_py
-import onert_py.backends.cpu.ops.hybrid_rnn  # noqa: F401  (the kernels under test)
+import onert_py.backends.cpu.ops.hybrid_lstm  # noqa: F401  (the kernels under test)
+import onert_py.backends.cpu.ops.hybrid_rnn  # noqa: F401
 from onert_py.model_builder import ModelBuilder
 import rnn_harness
 from op_harness import assert_outputs

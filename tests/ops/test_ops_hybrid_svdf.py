@@ -23,7 +23,7 @@ from op_harness import ACCUMULATE, assert_outputs
 def check_stateful(model: bytes, runs) -> None:
     rnn_harness.check_stateful(
         model, runs, lambda got, exp, label: assert_outputs(got, exp, **ACCUMULATE, label=label),
-        picked=lambda names: "HybridSvdf" in names, distinct=False)
+        picked=lambda names: "HybridSvdfLayer" in names, distinct=False)
 
 
 def qweights(mb, rng, name, shape, scale):

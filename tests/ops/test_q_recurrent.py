@@ -76,7 +76,7 @@ def test_svdf_int8(batch, n_input, units, rank, memory, bias):
     rng = np.random.default_rng(batch * 1000 + n_input * 10 + memory)
     model = int_svdf_model(rng, batch, n_input, units, rank, memory, bias)
     runs = int8_runs(rng, (batch, n_input), max(3, memory + 2))
-    check_stateful(model, runs, "QuantSvdf", exact)
+    check_stateful(model, runs, "QSvdfLayer", exact)
 
 
 def test_svdf_int8_rounding_ties():
@@ -86,7 +86,7 @@ def test_svdf_int8_rounding_ties():
     scales = (0.5, 3, 0.25, 0.25, 2.0 ** -10, 2.0 ** -10, -2)
     model = int_svdf_model(rng, 3, 7, 5, 2, 3, scales=scales, wmax=(3, 3))
     runs = [[rng.integers(0, 7, (3, 7)).astype(np.int8)] for _ in range(5)]
-    check_stateful(model, runs, "QuantSvdf", exact)
+    check_stateful(model, runs, "QSvdfLayer", exact)
 
 
 def test_svdf_int8_saturation():
@@ -95,7 +95,7 @@ def test_svdf_int8_saturation():
     rng = np.random.default_rng(7)
     scales = (0.05, 0, 0.02, 1e-5, 0.001, 0.5, 0)
     model = int_svdf_model(rng, 2, 6, 3, 2, 3, scales=scales)
-    check_stateful(model, int8_runs(rng, (2, 6), 4), "QuantSvdf", exact, varied=False)
+    check_stateful(model, int8_runs(rng, (2, 6), 4), "QSvdfLayer", exact, varied=False)
 
 
 def test_svdf_int8_refuses_other_activations():

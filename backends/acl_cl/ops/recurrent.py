@@ -1,29 +1,30 @@
 """LSTM, UnidirectionalSequenceLSTM, RNN and UnidirectionalSequenceRNN (float32, constant
 weights) as OpenCL kernels (cl/recurrent.cl), one launch sequence per time step.
 
-The op is checked by the cpu backend's own kernel class run as a "shadow" on host views
-(validate(), then load() packs the weights, backends/cpu/ops/rnn_lstm.py), so acl_cl accepts
-exactly the forms the cpu kernel accepts. The state inputs are variable tensors: they have
-device buffers of their own (ClContext), a run starts from their values and leaves the final
-state in them; a state input that is not a variable is copied into a private buffer first and
-left unchanged, as the cpu kernel does."""
+The op is checked by its core base class (core/ops/lstm.py, rnn.py) run as a "shadow" on host
+views (validate(), then load() gathers the weights), so acl_cl accepts exactly the forms the
+cpu kernel accepts. The state inputs are variable tensors: they have device buffers of their
+own (ClContext), a run starts from their values and leaves the final state in them; a state
+input that is not a variable is copied into a private buffer first and left unchanged, as the
+cpu kernel does."""
 from __future__ import annotations
 
 import numpy as np
 
-from ...cpu.ops.rnn import RnnLayer, UnidirectionalSequenceRnnLayer
-from ...cpu.ops.rnn_lstm import ACTIVATIONS, LstmLayer, UnidirectionalSequenceLstmLayer
+from ....core.ops.lstm import LstmBase, UnidirectionalSequenceLstmBase
+from ....core.ops.recurrent import ACTIVATIONS
+from ....core.ops.rnn import RnnBase, UnidirectionalSequenceRnnBase
 from .common import F32, ClKernel, register
 from .quant_common import cpu_shadow
 
 ACT_CODE = {name: ACTIVATIONS.index(name) for name in ACTIVATIONS}   # NONE 0 ... TANH 4
 
 
-class RecurrentLayer(ClKernel):
+class ClRecurrent(ClKernel):
     """Base: every tensor float32 (no hybrid int8 weights), weights constant, sequences of rank
-    3 for the sequence forms."""
+    3 for the sequence forms. `base_class`: the op's core class, validated as the shadow."""
 
-    cpu_class: type
+    base_class: type
     state_slots: tuple[int, ...] = ()
     sequence = False
 
@@ -40,7 +41,7 @@ class RecurrentLayer(ClKernel):
         return True, ""
 
     def validate(self) -> None:
-        self.shadow = cpu_shadow(self, self.cpu_class)
+        self.shadow = cpu_shadow(self, self.base_class)
         self.code = ACT_CODE[self.shadow.act]
         x = self.inputs[0]
         want = 3 if self.sequence else 2
@@ -84,7 +85,7 @@ class RecurrentLayer(ClKernel):
 
 
 def gates4(a: np.ndarray, cifg: bool, nc: int) -> np.ndarray:
-    """Gate-major (4 * nc, ...) rows from the cpu layout's gates along axis 0 (i zero if CIFG)."""
+    """Gate-major (4 * nc, ...) rows from gather_lstm's gates along axis 0 (i zero if CIFG)."""
     if cifg:
         a = np.concatenate([np.zeros((nc,) + a.shape[1:], F32), a])
     return np.ascontiguousarray(a, F32)
@@ -98,7 +99,7 @@ def lanes(a, n: int, padded: int) -> np.ndarray:
     return out.reshape(-1, *a.shape[2:])
 
 
-class LstmBaseLayer(RecurrentLayer):
+class ClLstm(ClRecurrent):
     state_slots = (18, 19)
 
     def setup(self) -> None:
@@ -167,7 +168,7 @@ class LstmBaseLayer(RecurrentLayer):
                             i32(yb), i32(nc), i32(no), i32(batch * no))
 
 
-class RnnBaseLayer(RecurrentLayer):
+class ClRnn(ClRecurrent):
     state_slots = (4,)
 
     def setup(self) -> None:
@@ -202,14 +203,23 @@ class RnnBaseLayer(RecurrentLayer):
             self.copy(other, h, n * 4)
 
 
-def _register(base: type, single: str, sequence: str, cpu_single: type, cpu_seq: type):
-    """Register the single-step and the sequence form of a cell (base) on acl_cl."""
-    for name, cpu_class, seq in ((single, cpu_single, False), (sequence, cpu_seq, True)):
-        register(name)(type(f"{name}ClLayer", (base,), {"cpu_class": cpu_class,
-                                                         "sequence": seq}))
+@register("LSTM")
+class LstmLayer(ClLstm):
+    base_class = LstmBase
 
 
-_register(LstmBaseLayer, "LSTM", "UnidirectionalSequenceLSTM", LstmLayer,
-          UnidirectionalSequenceLstmLayer)
-_register(RnnBaseLayer, "RNN", "UnidirectionalSequenceRNN", RnnLayer,
-          UnidirectionalSequenceRnnLayer)
+@register("UnidirectionalSequenceLSTM")
+class UnidirectionalSequenceLstmLayer(ClLstm):
+    base_class = UnidirectionalSequenceLstmBase
+    sequence = True
+
+
+@register("RNN")
+class RnnLayer(ClRnn):
+    base_class = RnnBase
+
+
+@register("UnidirectionalSequenceRNN")
+class UnidirectionalSequenceRnnLayer(ClRnn):
+    base_class = UnidirectionalSequenceRnnBase
+    sequence = True

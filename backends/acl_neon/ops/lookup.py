@@ -10,7 +10,7 @@ from .base import NeonMixin, register
 
 @register("HashtableLookup")
 class NeonHashtableLookup(NeonMixin, HashtableLookupLayer):
-    native_group = "extra"
+    native_group = "lookup"
     float_only = False
 
     @classmethod

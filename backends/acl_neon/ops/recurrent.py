@@ -1,10 +1,11 @@
 """LSTM, UNIDIRECTIONAL_SEQUENCE_LSTM, RNN and UNIDIRECTIONAL_SEQUENCE_RNN (float32) on acl_neon.
 
-The cpu kernels validate. prepare() builds two native plans from the constant weights: the
-input projection of every time step at once, xw = x Wx^T + bias, on the gemm group's packed
-FcPlan, and the time loop on the extra group's LstmPlan / RnnPlan (recurrent GEMV, gates,
-cell update, clip and projection fused, batch rows split over threads). run() is those two
-calls. The state inputs are variable tensors written back at the end of a run (cpu's rule).
+The op's checks and weights are core/ops/lstm.py's and rnn.py's (the cpu kernels' too).
+prepare() builds two native plans from the constant weights: the input projection of every
+time step at once, xw = x Wx^T + bias, on the gemm group's packed FcPlan, and the time loop on
+the recurrent group's LstmPlan / RnnPlan (csrc/recurrent: recurrent GEMV, gates, cell update,
+clip and projection fused, batch rows split over threads). run() is those two calls. The state
+inputs are variable tensors written back at the end of a run (core/ops/recurrent.py).
 Forms computed: LSTM with or without CIFG, peephole, projection (+ bias), cell / projection
 clip, fused NONE/RELU/RELU6/RELU_N1_TO_1/TANH; layer-norm, diagonal-recurrent and
 non-constant-weight forms are refused and stay on cpu.
@@ -16,12 +17,13 @@ import math
 import numpy as np
 
 from ....core.ir import Graph, Operation
-from ...cpu.ops.rnn import RnnLayer, UnidirectionalSequenceRnnLayer
-from ...cpu.ops.rnn_lstm import LstmLayer, UnidirectionalSequenceLstmLayer
+from ....core.ops.lstm import LstmBase, UnidirectionalSequenceLstmBase
+from ....core.ops.recurrent import ACTIVATIONS
+from ....core.ops.rnn import RnnBase, UnidirectionalSequenceRnnBase
 from .. import native
 from .base import F32, NeonMixin, register
 
-ACT_CODES = {"NONE": 0, "RELU": 1, "RELU6": 2, "RELU_N1_TO_1": 3, "TANH": 4}
+ACT_CODES = {name: code for code, name in enumerate(ACTIVATIONS)}   # RecAct: NONE 0 ... TANH 4
 
 
 def _c(a):
@@ -32,7 +34,7 @@ class NeonRecurrent(NeonMixin):
     """Shared checks: the gemm group is built, weights (every input but the data and state
     slots) constant, tensors non-empty."""
 
-    native_group = "extra"
+    native_group = "recurrent"
     also_needs = ("gemm",)       # the input projection's FcPlan
     sequence = False
 
@@ -99,12 +101,12 @@ class NeonLstm(NeonRecurrent):
 
 
 @register("LSTM")
-class NeonLstmLayer(NeonLstm, LstmLayer):
+class LstmLayer(NeonLstm, LstmBase):
     """One LSTM step: (batch, n_input) -> (batch, n_output)."""
 
 
 @register("UnidirectionalSequenceLSTM")
-class NeonUnidirectionalSequenceLstm(NeonLstm, UnidirectionalSequenceLstmLayer):
+class UnidirectionalSequenceLstmLayer(NeonLstm, UnidirectionalSequenceLstmBase):
     sequence = True
 
 
@@ -123,10 +125,10 @@ class NeonRnn(NeonRecurrent):
 
 
 @register("RNN")
-class NeonRnnLayer(NeonRnn, RnnLayer):
+class RnnLayer(NeonRnn, RnnBase):
     """One RNN step: (batch, n_input) -> (batch, units)."""
 
 
 @register("UnidirectionalSequenceRNN")
-class NeonUnidirectionalSequenceRnn(NeonRnn, UnidirectionalSequenceRnnLayer):
+class UnidirectionalSequenceRnnLayer(NeonRnn, UnidirectionalSequenceRnnBase):
     sequence = True

@@ -8,7 +8,8 @@ of W, and rescale by float32(row scale x weight scale). Each product is accumula
 gate in turn (bias first, then input, aux input, recurrent state), as TFLite's kernels do.
 Peephole weights are int8 too and are dequantized (q * scale) before use; biases and layer-norm
 coefficients stay float32. The rest of the cell (gates, clipping, layer norm, the activation
-NONE quirk of the output) is the float cell's (rnn_cell).
+NONE quirk of the output) is the float cell's (rnn_cell). The kernels: hybrid_lstm.py,
+hybrid_rnn.py, hybrid_svdf.py.
 """
 from __future__ import annotations
 
@@ -78,6 +79,30 @@ class HybridRecurrent:
             self.weights = self.load()
 
 
+class HybridWeights(HybridRecurrent):
+    """Mixin of the hybrid LSTM and RNN kernels: accepts int8 weights; the data and state
+    inputs stay float32."""
+
+    @classmethod
+    def supports(cls, op, graph):
+        for i in op.inputs:
+            if i >= 0 and graph.operands[i].dtype not in (F32, I8):
+                o = graph.operands[i]
+                return False, (f"hybrid cpu {op.type} takes float32 data and int8 weights; "
+                               f"tensor {o.name!r} is {o.type_name}")
+        for i in op.outputs:
+            if i >= 0 and graph.operands[i].dtype != F32:
+                return False, f"hybrid cpu {op.type} writes float32 outputs"
+        return True, ""
+
+    def validate(self) -> None:
+        for i in self.data_slots() + tuple(self.state_slots):
+            t = self.slot(i)
+            if t is not None and t.dtype != F32:
+                raise self.fail(f"input {i} must be float32, not {t.dtype}")
+        super().validate()
+
+
 def dequantize_vector(tensor) -> np.ndarray:
     """float32 q * scale of an int8 vector with a per-tensor scale (peephole weights); float32
     vectors pass through."""
@@ -132,7 +157,7 @@ class HybridLstmWeights:
 
 def gather_hybrid_lstm(t: list, aux: list | None = None) -> HybridLstmWeights:
     """HybridLstmWeights from TFLite's LSTM slots (tensors or None), numbered as in the 24-input
-    layout (see rnn_cell.gather_lstm); `aux`: the aux_input_to_{i,f,c,o} weights or None."""
+    layout (see core/ops/lstm.py gather_lstm); `aux`: the aux_input_to_{i,f,c,o} weights or None."""
     cifg = t[1] is None
 
     def per_gate(base, make):
@@ -217,5 +242,6 @@ def hybrid_lstm_sequence(x: np.ndarray, h: np.ndarray, c: np.ndarray, w: HybridL
     return out, h, c
 
 
-__all__ = ["QMatrix", "QRows", "HybridRecurrent", "HybridLstmWeights", "gather_hybrid_lstm",
-           "hybrid_lstm_sequence", "hybrid_rnn_sequence", "dequantize_vector"]
+__all__ = ["QMatrix", "QRows", "HybridRecurrent", "HybridWeights", "HybridLstmWeights",
+           "gather_hybrid_lstm", "hybrid_lstm_sequence", "hybrid_rnn_sequence",
+           "dequantize_vector"]

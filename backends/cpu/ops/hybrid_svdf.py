@@ -10,7 +10,8 @@ state's last memory slot. The rest is float: weights_time dequantized once (q * 
 float32), state . weights_time over memory, the sum over rank, the bias and the activation.
 
 Registered for SVDF's hybrid form (`when=hybrid`, core/ops/forms.py): float32 input and an
-int8 constant weights_feature with a scale.
+int8 constant weights_feature with a scale. The float form: svdf.py; the fully integer form:
+quant/qsvdf.py.
 """
 from __future__ import annotations
 
@@ -19,14 +20,14 @@ import numpy as np
 from ....core.ops.forms import hybrid
 from .common import register
 from .hybrid_rnn_cell import HybridRecurrent, QMatrix, QRows
-from .rnn import SvdfLayer
+from .svdf import SvdfLayer
 
 F32 = np.dtype(np.float32)
 I8 = np.dtype(np.int8)
 
 
 @register("Svdf", when=hybrid)
-class HybridSvdf(HybridRecurrent, SvdfLayer):
+class HybridSvdfLayer(HybridRecurrent, SvdfLayer):
     """inputs (x (batch, n_input) float32, weights_feature (filters, n_input) int8,
     weights_time (filters, memory) int8, bias (units,) float32 optional, state
     (batch, filters * memory) float32 variable)."""
@@ -81,4 +82,4 @@ class HybridSvdf(HybridRecurrent, SvdfLayer):
         self.save(4, state)
 
 
-__all__ = ["HybridSvdf"]
+__all__ = ["HybridSvdfLayer"]

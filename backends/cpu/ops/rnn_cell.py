@@ -1,5 +1,7 @@
 """The float math of TFLite's recurrent cells (LSTM with its optional parts, basic RNN),
-shared by the LSTM / RNN kernels. Semantics follow TFLite's reference kernels (lstm_eval):
+shared by the cpu kernels (lstm.py, rnn.py, svdf.py; hybrid_rnn_cell.py reuses the gate math);
+the LSTM weights come gathered per gate (core/ops/lstm.py gather_lstm). Semantics follow
+TFLite's reference kernels (lstm_eval):
 
   gate = W_x x + W_aux aux + W_h h_prev [+ w_peephole * c] ; with layer norm:
          normalize(gate) * coeff + bias, else gate + bias ; then sigmoid (i, f, o) or the fused
@@ -9,10 +11,9 @@ shared by the LSTM / RNN kernels. Semantics follow TFLite's reference kernels (l
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
+from ....core.ops.lstm import LstmWeights
 from .common import activation
 
 F32 = np.float32
@@ -43,63 +44,6 @@ def layer_norm(x: np.ndarray) -> np.ndarray:
     d = x - mean
     var = (d * d).mean(axis=-1, keepdims=True, dtype=F32)
     return (d / np.sqrt(var + LN_EPSILON)).astype(F32, copy=False)
-
-
-def _arr(t) -> np.ndarray | None:
-    return None if t is None else np.asarray(t.buffer, F32)
-
-
-@dataclass
-class LstmWeights:
-    """One direction's LSTM parameters, gates concatenated along the last axis in the order
-    (i, f, g, o), without i under CIFG. `wx` (n_input, G*n_cell); `wh` (n_output, G*n_cell),
-    or (G*n_cell,) for diagonal recurrent weights; `bias` (G*n_cell,)."""
-
-    n_cell: int
-    n_output: int
-    cifg: bool
-    wx: np.ndarray
-    wh: np.ndarray
-    diagonal: bool
-    bias: np.ndarray
-    waux: np.ndarray | None = None
-    peephole: tuple | None = None     # (c_to_i or None, c_to_f, c_to_o)
-    ln: np.ndarray | None = None      # (G*n_cell,) layer-norm coefficients
-    proj: np.ndarray | None = None    # (n_cell, n_output)
-    proj_bias: np.ndarray | None = None
-
-
-def gather_lstm(t: list, diagonal: bool = False, aux: list | None = None) -> LstmWeights:
-    """LstmWeights from TFLite's LSTM slots (tensors or None), numbered as in the 24-input
-    layout: 1-4 input_to_{i,f,c,o}, 5-8 recurrent_to_{i,f,c,o}, 9-11 cell_to_{i,f,o},
-    12-15 {i,f,c,o} gate bias, 16/17 projection weights/bias, 20-23 layer-norm coefficients.
-    `aux`: the aux_input_to_{i,f,c,o} weights, or None."""
-    cifg = t[1] is None
-    gates = [2, 3, 4] if cifg else [1, 2, 3, 4]
-    wx = np.concatenate([_arr(t[k]).T for k in gates], axis=1)
-    rec = [_arr(t[k + 4]) for k in gates]
-    if diagonal:
-        wh = np.concatenate(rec)
-    else:
-        wh = np.concatenate([r.T for r in rec], axis=1)
-    n_cell = rec[0].shape[0]
-    n_output = n_cell if diagonal else rec[0].shape[1]
-    bias = np.concatenate([_arr(t[k + 11]) for k in gates])
-    waux = None
-    if aux is not None and aux[1] is not None:
-        waux = np.concatenate([_arr(aux[k - 1]).T for k in gates], axis=1)
-    peephole = None
-    if t[10] is not None:
-        peephole = (None if cifg else _arr(t[9]), _arr(t[10]), _arr(t[11]))
-    ln = None
-    if len(t) > 21 and t[21] is not None:
-        ln = np.concatenate([_arr(t[k + 19]) for k in gates])
-    proj = None if t[16] is None else _arr(t[16]).T
-    proj_bias = _arr(t[17]) if len(t) > 17 else None
-    if proj is not None:
-        n_output = proj.shape[1]
-    return LstmWeights(n_cell, n_output, cifg, np.ascontiguousarray(wx), wh, diagonal, bias,
-                       waux, peephole, ln, proj, proj_bias)
 
 
 def lstm_sequence(x: np.ndarray, h: np.ndarray, c: np.ndarray, w: LstmWeights, act: str | None,

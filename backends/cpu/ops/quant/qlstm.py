@@ -5,9 +5,10 @@ weights, int16 peephole weights and layer-norm coefficients, int32 biases, and 5
 
 Matches lstm_eval.cc EvalInteger8x8_16 / LstmStepInteger8x8_16 as the interpreter runs it on x86:
 every tensor_utils call of that path is the portable (reference) code there.
-  * Prepare: see qlstm_params (effective scales, clips); effective biases = gate bias (without
-    layer norm) + (-input zp) * weight row sums, (-output state zp) * recurrent row sums, and
-    projection bias + (-hidden zp) * projection row sums, all int32 (wrapping).
+  * Prepare: see core/ops/lstm.py (tensor types, IntLstmParams: effective scales, clips);
+    effective biases (load() here) = gate bias (without layer norm) + (-input zp) * weight row
+    sums, (-output state zp) * recurrent row sums, and projection bias + (-hidden zp) *
+    projection row sums, all int32 (wrapping).
   * Gate: int32 acc = effective bias + int8 dot product; MultiplyByQuantizedMultiplier (the
     scalar reference rounding: halves away from zero); the input part saturated to int16, then
     the recurrent part added and saturated again; peephole: int16 weight * cell state rescaled
@@ -24,80 +25,23 @@ variable tensor to its zero point, so outputs agree with a nonzero output-state 
 once the session does the same.
 The fused activation option is ignored (the integer kernel always uses tanh), as in TFLite.
 Batch-major sequences run batch by batch (n_batch = 1), which matters only for the peephole
-span. The 8x8_8 form (12 intermediates) is refused."""
+span. The 8x8_8 form (12 intermediates) is refused.
+The float form: backends/cpu/ops/lstm.py; the hybrid form: backends/cpu/ops/hybrid_lstm.py."""
 from __future__ import annotations
 
 import numpy as np
 
-from ..rnn_lstm import LstmBase, OverSequence
-from .base import I8, I16, QuantKernel, quantized, register
+from .....core.ops.lstm import GATES, QLstmBase, QUnidirectionalSequenceLstmBase
 from .....core.quant.qfixed import sigmoid16, tanh16, wrap16
-from .....core.quant.qlstm_math import clip16, layer_norm, mbqm, rdbp, wrap32
-from .qlstm_params import GATES, IntLstmParams
-from .qsvdf import int_matmul
+from .....core.quant.qlstm_math import clip16, int_matmul, layer_norm, mbqm, rdbp, wrap32
+from .base import I8, I16, quantized, register
 
-I32 = np.dtype(np.int32)
 I64 = np.int64
 
 
-class QuantLstmBase(LstmBase, QuantKernel):
-    dtypes = frozenset({I8})
-    batch_major = False
-
-    @classmethod
-    def supports(cls, op, graph):
-        return QuantKernel.supports.__func__(cls, op, graph)
-
-    def validate(self) -> None:
-        super().validate()
-        graph = self.ctx.data.graph
-        inter = list(getattr(self.op, "intermediates", None) or [])
-        if len(inter) == 12:
-            raise self.fail("the integer LSTM 8x8_8 form (12 intermediates) is not supported")
-        if len(inter) != 5:
-            raise self.fail(f"the integer LSTM needs 5 intermediate tensors, got {len(inter)}")
-        self.cifg = self.slot(1) is None
-        self.peephole = self.slot(10) is not None
-        self.layer_norm = self.slot(21) is not None
-        self.projection = self.slot(16) is not None
-        self.gates = GATES[1:] if self.cifg else GATES
-        self.check_types()
-        quants = [graph.operands[i].quant for i in inter]
-        for k, q in enumerate(quants):
-            if q is None and (k == 4 or self.layer_norm):
-                raise self.fail(f"integer LSTM intermediate {k} has no quantization parameters")
-        self.p = IntLstmParams(self, self.gates, self.layer_norm, self.peephole,
-                               self.projection, quants)
-        self.nc, self.ni = self.slot(4).shape
-        self.no = self.slot(8).shape[1]
-        if self.peephole and self.no > self.nc:
-            raise self.fail(f"integer LSTM peephole with n_output {self.no} > n_cell {self.nc} "
-                            "reads past TFLite's cell state buffer")
-
-    def check_types(self) -> None:
-        want = {0: I8, 18: I8, 19: I16}
-        for n, g in enumerate(GATES):
-            if g in self.gates:
-                want.update({1 + n: I8, 5 + n: I8, 12 + n: I32})
-                if self.layer_norm:
-                    want[20 + n] = I16
-                if self.peephole and g != "c":
-                    want[9 + "ifo".index(g)] = I16
-        if self.projection:
-            want[16] = I8
-            if self.slot(17) is not None:
-                want[17] = I32
-        for i, dt in want.items():
-            t = self.slot(i)
-            if t is None:
-                raise self.fail(f"integer LSTM input {i} is required")
-            if t.dtype != dt:
-                raise self.fail(f"integer LSTM input {i} ({t.name!r}) must be {dt}, not {t.dtype}")
-            if dt != I32 and t.quant is None:
-                raise self.fail(f"integer LSTM input {i} ({t.name!r}) has no scale")
-        y = self.outputs[0]
-        if y.dtype != I8 or y.quant is None:
-            raise self.fail(f"integer LSTM output must be quantized int8, not {y.dtype}")
+@register("LSTM", when=quantized)
+class QLstmLayer(QLstmBase):
+    """One integer LSTM step: input (batch, n_input) -> output (batch, n_output)."""
 
     def load(self):
         """Weights gathered per gate kind, and the effective biases (int64 arrays)."""
@@ -199,29 +143,17 @@ class QuantLstmBase(LstmBase, QuantKernel):
         self.save(19, c.astype(I16))
         return out
 
-    def step(self, x: np.ndarray) -> np.ndarray:
-        return self.sequence(x)
-
-
-@register("LSTM", when=quantized)
-class QuantLstm(QuantLstmBase):
-    """One integer LSTM step: input (batch, n_input) -> output (batch, n_output)."""
-
     def run(self) -> None:
         np.copyto(self.out, self.sequence(np.asarray(self.buf(0))[None])[0], casting="unsafe")
 
 
 @register("UnidirectionalSequenceLSTM", when=quantized)
-class QuantUnidirectionalSequenceLstm(OverSequence, QuantLstmBase):
+class QUnidirectionalSequenceLstmLayer(QLstmLayer, QUnidirectionalSequenceLstmBase):
     """An integer LSTM over a sequence (time-major, or batch-major run batch by batch)."""
-
-    def validate(self) -> None:
-        super().validate()
-        self.batch_major = not self.op.params.get("time_major", True)
 
     def run(self) -> None:
         np.copyto(self.seq(self.out), self.sequence(self.seq(np.asarray(self.buf(0)))),
                   casting="unsafe")
 
 
-__all__ = ["QuantLstm", "QuantUnidirectionalSequenceLstm"]
+__all__ = ["QLstmLayer", "QUnidirectionalSequenceLstmLayer"]

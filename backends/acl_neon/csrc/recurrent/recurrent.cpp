@@ -16,7 +16,7 @@ namespace {
 
 using namespace simd;
 
-#include "rec_kernels.inc"
+#include "recurrent_kernels.inc"
 
 struct Fns {
   void (*gemv)(const GemvArgs&);

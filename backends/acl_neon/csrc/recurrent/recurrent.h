@@ -1,4 +1,4 @@
-// Float32 recurrent cells of acl_neon (module _extra): the time loops of LSTM / RNN after the
+// Float32 recurrent cells of acl_neon (module _recurrent): the time loops of LSTM / RNN after the
 // input projection. The caller computes xw = x * Wx^T + bias for every time step at once (one
 // packed GEMM of the gemm group); these kernels then walk the steps: z = xw[t] + W_h^T h, the
 // gate math fused in one pass (sigmoid / tanh / cell update / clip), an optional projection.

@@ -1,10 +1,9 @@
-// Tests of the extra group against scalar references written here: odd sizes (vector tails),
+// Tests of the recurrent group against scalar references written here: odd sizes (vector tails),
 // threads 1 and 2; test_main runs them at every ISA level.
 #include <cmath>
 #include <cstdint>
 #include <vector>
 
-#include "lookup.h"
 #include "recurrent.h"
 #include "testing.h"
 
@@ -37,7 +36,7 @@ double sig(double x) { return 1.0 / (1.0 + std::exp(-x)); }
 
 }  // namespace
 
-NEON_TEST(extra_activations_match_libm) {
+NEON_TEST(recurrent_activations_match_libm) {
   for (int act : {kActNone, kActRelu, kActRelu6, kActReluN1To1, kActTanh, kActSigmoid}) {
     for (int64_t n : {1, 7, 33, 1000}) {
       std::vector<float> x = rnd(n, static_cast<uint32_t>(n + act), 12.0f);
@@ -53,7 +52,7 @@ NEON_TEST(extra_activations_match_libm) {
   }
 }
 
-NEON_TEST(extra_gemv_odd_sizes) {
+NEON_TEST(recurrent_gemv_odd_sizes) {
   for (int64_t K : {1, 5, 130}) {
     for (int64_t n : {1, 3, 17, 64, 200, 515}) {
       const int64_t ldw = n + 3;
@@ -108,7 +107,7 @@ void ref_lstm_row(const LstmSeq& s, int64_t b, std::vector<double>& h, std::vect
 
 }  // namespace
 
-NEON_TEST(extra_lstm_sequence_variants) {
+NEON_TEST(recurrent_lstm_sequence_variants) {
   struct Case { bool cifg, peep, proj, pbias, tm; int act; float cclip, pclip; int64_t nc, no; };
   const Case cases[] = {
       {false, false, false, false, true, kActTanh, 0.0f, 0.0f, 19, 19},
@@ -149,7 +148,7 @@ NEON_TEST(extra_lstm_sequence_variants) {
   }
 }
 
-NEON_TEST(extra_rnn_sequence) {
+NEON_TEST(recurrent_rnn_sequence) {
   for (int act : {kActTanh, kActRelu, kActNone, kActReluN1To1}) {
     for (bool tm : {false, true}) {
       for (int threads : {1, 2}) {
@@ -175,31 +174,4 @@ NEON_TEST(extra_rnn_sequence) {
       }
     }
   }
-}
-
-NEON_TEST(extra_hashtable_lookup) {
-  const int32_t keys[] = {-7, 0, 3, 4, 9, 100, 2147483647};
-  const int64_t nk = 7, row = 5;
-  std::vector<uint8_t> values(nk * row);
-  for (size_t i = 0; i < values.size(); ++i) values[i] = static_cast<uint8_t>(i * 3 + 1);
-  for (int threads : {1, 2}) {
-    const int32_t look[] = {3, 5, -7, 2147483647, -2147483647 - 1, 100, 0, 1, 9};
-    const int64_t nl = 9;
-    std::vector<uint8_t> out(nl * row, 0xAB), hits(nl, 7);
-    hashtable_lookup({look, nl, keys, nk, values.data(), row, out.data(), hits.data()}, threads);
-    for (int64_t i = 0; i < nl; ++i) {
-      int64_t want = -1;
-      for (int64_t k = 0; k < nk; ++k)
-        if (keys[k] == look[i]) want = k;
-      CHECK(hits[i] == (want >= 0 ? 1 : 0));
-      for (int64_t j = 0; j < row; ++j)
-        CHECK(out[i * row + j] == (want >= 0 ? values[want * row + j] : 0));
-    }
-  }
-  // unsorted keys: the same probes as a bisection (found only on its path)
-  const int32_t unsorted[] = {5, 1, 9, 2};
-  CHECK(lookup_index(unsorted, 4, 9) == 2);
-  CHECK(lookup_index(unsorted, 4, 1) == 1);
-  CHECK(lookup_index(unsorted, 4, 5) == -1);   // present, off the path
-  CHECK(lookup_index(unsorted, 0, 1) == -1);
 }
