@@ -1,4 +1,5 @@
-"""Conv2D, FullyConnected (one implicit-GEMM kernel), DepthwiseConv2D, Pool2D, BatchMatMul."""
+"""Conv2D, FullyConnected (one implicit-GEMM kernel), DepthwiseConv2D, BatchMatMul. (Pool2D:
+pool2d.py.)"""
 from __future__ import annotations
 
 import numpy as np
@@ -7,7 +8,6 @@ from ....core.ops.base import conv_padding
 from .common import ClKernel, check_act, clamp_of, register
 
 DPIX = 4      # output pixels per work item of conv.cl depthwise (its DPIX)
-POOL_KIND = {"AVERAGE_POOL_2D": 0, "MAX_POOL_2D": 1, "L2_POOL_2D": 2}
 
 
 def _const_weights(op, graph, pos=1) -> tuple[bool, str]:
@@ -30,17 +30,6 @@ def conv_geometry(op, x, w, y, depthwise: bool = False) -> tuple[int, list[int]]
     sh, sw, dh, dw = p.stride_h, p.stride_w, p.dilation_h_factor, p.dilation_w_factor
     pt, _, pl, _ = conv_padding(p.padding, h, wd, kh, kw, sh, sw, dh, dw, oh, ow)
     return n, [h, wd, cin, oh, ow, cout, kh, kw, sh, sw, dh, dw, pt, pl]
-
-
-def pool_geometry(op, x, y) -> tuple[tuple[int, int, int], list[int]]:
-    """(global size (c, ow, n*oh), [h, w, c, oh, ow, kh, kw, sh, sw, pad_top, pad_left]) of an
-    NHWC pooling."""
-    p = op.params
-    n, h, wd, c = x.shape
-    _, oh, ow, _ = y.shape
-    kh, kw, sh, sw = p.filter_height, p.filter_width, p.stride_h, p.stride_w
-    pt, _, pl, _ = conv_padding(p.padding, h, wd, kh, kw, sh, sw, 1, 1, oh, ow)
-    return (c, ow, n * oh), [h, wd, c, oh, ow, kh, kw, sh, sw, pt, pl]
 
 
 def gemm_blocking(m: int, cout: int) -> tuple[int, int]:
@@ -149,23 +138,6 @@ class DepthwiseConv2DLayer(PaddedWeights):
         ints = [np.int32(v) for v in geo[:6] + [pad, cout // cin] + geo[6:]]
         self.launch(self.kernel("conv.cl", "depthwise"), (pad // 8, -(-ow // DPIX), n * oh),
                     None, x.buffer, self.wt, self.bias, y.buffer, *ints, lo, hi)
-
-
-@register("Pool2D")
-class Pool2DLayer(ClKernel):
-    @classmethod
-    def check_params(cls, op, graph):
-        if len(graph.operands[op.inputs[0]].shape) != 4:
-            return False, "acl_cl Pool2D needs NHWC input"
-        return check_act(op)
-
-    def setup(self) -> None:
-        x, y = self.inputs[0], self.outputs[0]
-        gsize, geo = pool_geometry(self.op, x, y)
-        lo, hi = clamp_of(self.op)
-        ints = [np.int32(v) for v in geo + [POOL_KIND[self.op.subtype]]]
-        self.launch(self.kernel("conv.cl", "pool2d"), gsize, None, x.buffer, y.buffer, *ints,
-                    lo, hi)
 
 
 @register("BatchMatMul")
