@@ -72,11 +72,11 @@ def test_mean_each_isa(isa, dtype, case, ratio):
 
 
 def test_mean_refuses_non_contiguous_axes():
-    from onert_py.backends.acl_neon.ops.quant_more import NeonQMean
+    from onert_py.backends.acl_neon.ops.quant_reduce import QMeanLayer
     shape, model = reduce_model("MEAN", ((2, 9, 3, 4), [1, 3], True), "int8", 0.37)
     graph = load_flatbuffer(model, "mean").primary
     op = next(iter(graph.operations.values()))
-    ok, why = NeonQMean.supports(op, graph)
+    ok, why = QMeanLayer.supports(op, graph)
     assert not ok and "contiguous" in why
     check_threads(model, [qrand(np.random.default_rng(3), shape, "int8")],
                   backends="acl_neon;cpu")

@@ -192,14 +192,15 @@ def test_instance_norm(shape, gamma_len, beta_len, act):
 
 def test_unsupported_forms_fall_back_to_cpu():
     """L2 pooling and a fused TANH on L2_NORMALIZATION are left to cpu, with the reason."""
-    from onert_py.backends.acl_neon.ops.spatial import NeonL2Normalization, NeonPool2D
+    from onert_py.backends.acl_neon.ops.norm import L2NormalizationLayer
+    from onert_py.backends.acl_neon.ops.pool2d import Pool2DLayer
     xs = (1, 4, 4, 3)
     pool = single_op_model("L2_POOL_2D", [("x", xs, "float32")], [("y", (1, 2, 2, 3), "float32")],
                            padding="VALID", stride_h=2, stride_w=2, filter_height=2,
                            filter_width=2)
     l2 = single_op_model("L2_NORMALIZATION", [("x", xs, "float32")], [("y", xs, "float32")],
                          fused_activation_function="TANH")
-    for model, cls, why in ((pool, NeonPool2D, "L2_POOL_2D"), (l2, NeonL2Normalization, "TANH")):
+    for model, cls, why in ((pool, Pool2DLayer, "L2_POOL_2D"), (l2, L2NormalizationLayer, "TANH")):
         s = onert_py.Session(model, backends=["acl_neon", "cpu"])
         g = s._compiled.lowered.graph
         op = next(o for o in g.operations.values() if o.type in ("Pool2D", "L2Normalization"))

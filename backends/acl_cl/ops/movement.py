@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ....core.compiler.shape_rules_indexing import split_sizes, strided_slice_plan
+from ....core.ops.resize import nearest_index, resize_mode
 from ...cpu.ops.misc_ops import batch_to_space, check_block, space_to_batch
 from .common import ByteKernel, register
 from .data_movement import RowCopy
@@ -172,20 +173,11 @@ class ResizeNearestNeighborLayer(SpatialLayer):
     params_at = (1,)
 
     def tables(self, src):
-        p = self.op.params
         _, h, w, _ = src.shape
         _, oh, ow, _ = self.outputs[0].shape
-        align, half = p.get("align_corners", False), p.get("half_pixel_centers", False)
-
-        def index(o: int, i: int) -> np.ndarray:    # as the cpu kernel (TfLiteRound)
-            scale = (i - 1) / (o - 1) if align and o > 1 else i / o
-            v = np.arange(o, dtype=np.float32)
-            s = (v + (0.5 if half else 0.0)) * np.float32(scale)
-            idx = np.floor(s)
-            if align:
-                idx += (s - idx) >= 0.5
-            return np.minimum(idx.astype(np.int64), i - 1)
-        return [src[:, index(oh, h)][:, :, index(ow, w)]]
+        align, half = resize_mode(self.op.params)     # the cpu kernel's source indices
+        iy, ix = nearest_index(oh, h, align, half), nearest_index(ow, w, align, half)
+        return [src[:, iy][:, :, ix]]
 
 
 @register("Tile")

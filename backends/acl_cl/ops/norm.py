@@ -1,11 +1,10 @@
-"""L2Normalization, LocalResponseNormalization, InstanceNorm, ResizeBilinear (float32; semantics
-of backends/cpu/ops/misc_math.py, circle_ops.py, pool_resize.py). TransposeConv, whose kernel is
-in norm.cl too, is in transpose_conv.py."""
+"""L2Normalization, LocalResponseNormalization, InstanceNorm (float32; semantics of
+core/ops/norm.py and backends/cpu/ops/norm.py). ResizeBilinear (resize.py) and TransposeConv
+(transpose_conv.py) run kernels of norm.cl too."""
 from __future__ import annotations
 
 import numpy as np
 
-from ...cpu.ops.pool_resize import interpolation
 from .common import ClKernel, check_act, clamp_of, register
 
 
@@ -75,34 +74,3 @@ class InstanceNormLayer(ClKernel):
             self.launch(self.kernel("norm.cl", "instance_norm"), (n,), None, x.buffer,
                         y.buffer, self.gamma, self.beta, np.int32(s), np.int32(c), gstep,
                         bstep, np.float32(self.op.params.epsilon), lo, hi, np.int32(n))
-
-
-@register("ResizeBilinear")
-class ResizeBilinearLayer(ClKernel):
-    params_at = (1,)
-
-    @classmethod
-    def check_params(cls, op, graph):
-        p = op.params
-        if len(graph.operands[op.inputs[0]].shape) != 4:
-            return False, "acl_cl ResizeBilinear needs a 4-D NHWC input"
-        if p.get("align_corners", False) and p.get("half_pixel_centers", False):
-            return False, "align_corners and half_pixel_centers cannot both be true"
-        return True, ""
-
-    def setup(self) -> None:
-        p = self.op.params
-        x, y = self.inputs[0], self.outputs[0]
-        _, h, w, c = x.shape
-        _, oh, ow, _ = y.shape
-        align, half = p.get("align_corners", False), p.get("half_pixel_centers", False)
-        y0, y1, dy = interpolation(oh, h, align, half)
-        x0, x1, dx = interpolation(ow, w, align, half)
-        self.tables = [self.const_buffer(a.astype(np.int32)) for a in (y0, y1)] + [
-            self.const_buffer(dy.astype(np.float32))] + [
-            self.const_buffer(a.astype(np.int32)) for a in (x0, x1)] + [
-            self.const_buffer(dx.astype(np.float32))]
-        if y.size:
-            self.launch(self.kernel("norm.cl", "resize_bilinear"), (y.size,), None, x.buffer,
-                        y.buffer, *self.tables, *(np.int32(v) for v in (h, w, c, oh, ow)),
-                        np.int32(y.size))

@@ -1,25 +1,18 @@
-"""Quantized 8-bit BinaryArithmetic ADD / SUB / MUL and Softmax with the interpreter's integer
-results, from the cpu kernels' own precomputation run as a shadow:
-- ADD/SUB/MUL: the cpu kernel tabulates its exact arithmetic over all 65536 input pairs per
-  loop kind of TFLite's optimized kernels (backends/cpu/ops/quant/qpairtable.py) and computes
-  every output element's loop kind from the shapes (qbinary_math.loop_kinds); both are uploaded
-  once and the device gathers y = table[kind, a, b] with broadcasting.
-- Softmax (int8/uint8 input, same type or int16 output): the cpu kernel's float32 exp table
-  (qsoftmax.softmax_exp_table); one work item per row sums in float32 left to right as it does,
-  with fused multiply-adds off and correctly rounded division.
-int16 inputs are refused (they run on cpu)."""
+"""Quantized 8-bit BinaryArithmetic ADD / SUB / MUL with the interpreter's integer results,
+from the cpu kernels' own precomputation run as a shadow: the cpu kernel tabulates its exact
+arithmetic over all 65536 input pairs per loop kind of TFLite's optimized kernels
+(backends/cpu/ops/quant/qpairtable.py) and computes every output element's loop kind from the
+shapes (qbinary_math.loop_kinds); both are uploaded once and the device gathers
+y = table[kind, a, b] with broadcasting. int16 inputs are refused (they run on cpu).
+(Softmax: quant_softmax.py.)"""
 from __future__ import annotations
 
 import numpy as np
 
 from ...cpu.ops.quant.qbinary import QuantAddSubLayer
 from ...cpu.ops.quant.qmul import QuantMulLayer
-from ...cpu.ops.quant.qsoftmax import QSoftmax
-from . import quant_common as qc
 from .common import bcast_meta, check_act
-from .quant_common import CL_TYPE, QClKernel, quantized_8bit, register
-
-I16 = np.dtype(np.int16)
+from .quant_common import QClKernel, quantized_8bit, register
 
 
 @register("BinaryArithmetic", when=quantized_8bit)
@@ -54,35 +47,3 @@ class QBinaryLayer(QClKernel):
         if y.size:
             self.launch(self.kernel("quant.cl", "qpair_lookup"), (y.size,), None, a.buffer,
                         b.buffer, y.buffer, *self.bufs, np.int32(use_kinds), np.int32(y.size))
-
-
-@register("Softmax", when=quantized_8bit)
-class QSoftmaxLayer(QClKernel):
-    cpu_class = QSoftmax
-    out_types = qc.Q8 | {I16}
-
-    @classmethod
-    def check_params(cls, op, graph):
-        x = graph.operands[op.inputs[0]]
-        if not x.shape:
-            return False, "acl_cl quantized Softmax needs rank >= 1"
-        return True, ""
-
-    def validate(self) -> None:
-        sh = self.shadow()
-        self.table, self.out_scale, self.zp = sh.table, sh.out_scale, sh.zp
-
-    def setup(self) -> None:
-        x, y = self.inputs[0], self.outputs[0]
-        depth = int(x.shape[-1])
-        rows = x.size // max(depth, 1)
-        info = np.iinfo(y.dtype)
-        mode = 1 if y.dtype == qc.U8 else 0
-        opts = (f"{self.qopts(x.dtype)} -DOT={CL_TYPE[np.dtype(y.dtype)]} "
-                f"-cl-fp32-correctly-rounded-divide-sqrt")
-        self.tab = self.const_buffer(np.asarray(self.table, np.float32))
-        if x.size:
-            self.launch(self.kernel("quant.cl", "qsoftmax", opts), (rows,), None, x.buffer,
-                        y.buffer, self.tab, np.int32(depth), np.int32(rows),
-                        np.float32(self.out_scale), np.int32(self.zp), np.int32(mode),
-                        np.int32(info.min), np.int32(info.max))

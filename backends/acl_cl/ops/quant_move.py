@@ -1,18 +1,15 @@
 """Quantized 8-bit Reshape / Squeeze / ExpandDims (a byte copy: input and output must carry the
 same scale and zero point), Concat (bytes copied; uint8 inputs whose parameters differ from the
 output's are requantized through a 256-entry table built by the cpu kernel's own float32
-arithmetic, backends/cpu/ops/quant/qconcat.py, so results are identical) and Pool2D AVERAGE /
-MAX (backends/cpu/ops/quant/qpool.py: int32 sums over the valid taps divided with rounding half
-away from zero, or the maximum; then clamped)."""
+arithmetic, backends/cpu/ops/quant/qconcat.py, so results are identical). (Pool2D AVERAGE /
+MAX: quant_pool2d.py.)"""
 from __future__ import annotations
 
 import numpy as np
 
 from ....core.quant import qmath
 from ...cpu.ops.quant.qconcat import QConcat
-from ...cpu.ops.quant.qpool import QAveragePool2D, QMaxPool2D
 from .common import same_quant
-from .conv import POOL_KIND, pool_geometry
 from .data_movement import ReshapeLayer
 from .quant_common import U8, QClKernel, quantized_8bit, register
 
@@ -76,32 +73,3 @@ class QConcatLayer(QClKernel):
                             y.buffer, tab, np.int32(cols), np.int32(dst_cols), np.int32(col),
                             np.int32(r is not None), np.int32(t.size))
             col += cols
-
-
-@register("Pool2D", when=quantized_8bit)
-class QPool2DLayer(QClKernel):
-    cpu_class = {"AVERAGE_POOL_2D": QAveragePool2D, "MAX_POOL_2D": QMaxPool2D}
-
-    @classmethod
-    def check_params(cls, op, graph):
-        if op.subtype not in cls.cpu_class:
-            return False, f"acl_cl has no quantized {op.subtype} (TFLite has none either)"
-        x, y = graph.operands[op.inputs[0]], graph.operands[op.outputs[0]]
-        if len(x.shape) != 4:
-            return False, "acl_cl quantized Pool2D needs NHWC input"
-        if x.dtype != y.dtype or not same_quant(x, y):
-            return False, "quantized Pool2D needs the input's scale and zero point on the output"
-        return True, ""
-
-    def validate(self) -> None:
-        sh = self.shadow()
-        self.lo, self.hi = sh.lo, sh.hi
-
-    def setup(self) -> None:
-        x, y = self.inputs[0], self.outputs[0]
-        gsize, geo = pool_geometry(self.op, x, y)
-        kind = POOL_KIND[self.op.subtype]
-        ints = [np.int32(v) for v in geo + [kind, self.lo, self.hi]]
-        if y.size:
-            self.launch(self.kernel("quant.cl", "qpool", self.qopts(x.dtype)), gsize, None,
-                        x.buffer, y.buffer, *ints)

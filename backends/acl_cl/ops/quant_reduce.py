@@ -1,17 +1,18 @@
 """Quantized 8-bit MEAN (Reduce.MEAN over constant axes) with the interpreter's integer results:
-the cpu kernel (backends/cpu/ops/quant/qreduce.py QMean) runs as a shadow for its checks and
-its constants, the device sums the reduced elements of every output in int32 (cl/quant.cl
-qmean) and rescales them exactly as the cpu kernel does: the optimized 4-D "HW" mean (axes
-[1, 2], keep_dims) rescales the raw sum with the vector rounding on the first depth - depth %
-16 channels and the reference rounding on the rest, then adds its bias; every other form
-rescales sum - count * in_zp with the reference rounding (1 / count folded into the
-multiplier) and adds the output zero point; both clamp to the type. Sums that could leave the
-int32 range (more than 2^23 reduced elements) are refused (they run on cpu)."""
+core/ops/reduce.py's QMeanBase runs as a shadow for its checks and its constants, the device
+sums the reduced elements of every output in int32 (cl/quant.cl qmean) and rescales them
+exactly as the cpu kernel (backends/cpu/ops/quant/qreduce.py QMeanLayer) does: the optimized
+4-D "HW" mean (axes [1, 2], keep_dims) rescales the raw sum with the vector rounding on the
+first depth - depth % 16 channels and the reference rounding on the rest, then adds its bias;
+every other form rescales sum - count * in_zp with the reference rounding (1 / count folded
+into the multiplier) and adds the output zero point; both clamp to the type. Sums that could
+leave the int32 range (more than 2^23 reduced elements) are refused (they run on cpu). Float
+form: reduce.py."""
 from __future__ import annotations
 
 import numpy as np
 
-from ...cpu.ops.quant.qreduce import QMean
+from ....core.ops.reduce import QMeanBase
 from .common import reduce_meta
 from .quant_common import QClKernel, quantized_8bit, register
 
@@ -21,7 +22,7 @@ INT32 = (-(1 << 31), (1 << 31) - 1)
 
 @register("Reduce.MEAN", when=quantized_8bit)
 class QMeanLayer(QClKernel):
-    cpu_class = QMean
+    cpu_class = QMeanBase
     params_at = (1,)
 
     @classmethod

@@ -1,4 +1,5 @@
-"""Gather, EmbeddingLookup, Comparison (-> bool), LOGICAL_AND/OR, ArgMinMax, OneHot, TopKV2.
+"""Gather, EmbeddingLookup, Comparison (-> bool), LOGICAL_AND/OR, OneHot. (ArgMinMax:
+arg_min_max.py; TopKV2: topk_v2.py.)
 
 Gather/EmbeddingLookup read computed indices on the device; an index out of range fails the
 run as it fails TFLite's invoke: the kernel raises a flag that run() reads back (one small
@@ -8,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ....errors import ExecutionError
-from .common import BOOL, F32, INDEX, ByteKernel, ClKernel, bcast_meta, register
+from .common import BOOL, ByteKernel, ClKernel, bcast_meta, register
 
 I64 = np.dtype(np.int64)
 IDX_TYPE = {np.dtype(np.int16): "short", np.dtype(np.int32): "int", I64: "long"}
@@ -122,24 +123,6 @@ class LogicalLayer(BroadcastLayer):
         return self.op.subtype == "LOGICAL_OR"
 
 
-@register("ArgMinMax")
-class ArgMinMaxLayer(ClKernel):
-    params_at = (1,)
-    out_types = frozenset({np.dtype(np.int32), I64})
-
-    def setup(self) -> None:
-        x, y = self.inputs[0], self.outputs[0]
-        axis = self.param_values(1)[0]
-        if not -len(x.shape) <= axis < len(x.shape) or x.shape[axis] == 0:
-            raise self.fail(f"axis {axis} out of range (or empty) for input {x.shape}")
-        axis %= len(x.shape)
-        inner = int(np.prod(x.shape[axis + 1:], dtype=np.int64))
-        opts = "-DIDX=long" if y.dtype == I64 else ""
-        self.launch(self.kernel("extra.cl", "argminmax", opts), (y.size,), None, x.buffer,
-                    y.buffer, np.int32(x.shape[axis]), np.int32(inner),
-                    np.int32(self.op.subtype == "ARG_MIN"), np.int32(y.size))
-
-
 @register("OneHot")
 class OneHotLayer(ClKernel):
     """inputs (indices int32, depth, on_value, off_value); an index out of [0, depth) gives
@@ -156,26 +139,3 @@ class OneHotLayer(ClKernel):
             self.launch(self.kernel("extra.cl", "one_hot"), (y.size,), None, idx.buffer,
                         y.buffer, self.inputs[2].buffer, self.inputs[3].buffer,
                         np.int32(depth), np.int32(inner), np.int32(y.size))
-
-
-@register("TopKV2")
-class TopKV2Layer(ClKernel):
-    """The k largest along the last axis, descending, equal values by lower index (int32
-    indices)."""
-    params_at = (1,)
-    out_types = frozenset({F32}) | INDEX
-
-    def validate(self) -> None:
-        if self.outputs[0].dtype != F32 or self.outputs[1].dtype != np.int32:
-            raise self.fail("acl_cl TopKV2 gives float32 values and int32 indices")
-
-    def setup(self) -> None:
-        x, vals, idx = self.inputs[0], self.outputs[0], self.outputs[1]
-        k = self.param_values(1)[0]
-        cols = x.shape[-1] if x.shape else 1
-        if k != vals.shape[-1] or not 0 <= k <= cols:
-            raise self.fail(f"k {k} does not fit input {x.shape} / output {vals.shape}")
-        rows = x.size // max(cols, 1)
-        if vals.size:
-            self.launch(self.kernel("extra.cl", "top_k"), (rows,), None, x.buffer,
-                        vals.buffer, idx.buffer, np.int32(cols), np.int32(k), np.int32(rows))

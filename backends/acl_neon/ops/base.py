@@ -39,6 +39,20 @@ def size(shape) -> int:
     return int(np.prod(shape, dtype=np.int64))
 
 
+def float_io(op: Operation, graph: Graph, name: str, const_axis: bool = False) -> tuple[bool, str]:
+    """A non-empty float32 input 0 (and, with `const_axis`, a constant axis input 1): what the
+    `eltwise` group's row kernels (Softmax, Reduce, ArgMinMax) take."""
+    x = graph.operands[op.inputs[0]]
+    if x.dtype != F32:
+        return False, f"acl_neon {name} takes float32 only"
+    if size(x.shape) == 0:
+        return False, f"acl_neon {name} has no kernel for empty tensors"
+    if const_axis and (len(op.inputs) <= 1 or op.inputs[1] < 0 or
+                       not graph.operands[op.inputs[1]].is_constant):
+        return False, f"acl_neon {name} needs a constant axis input"
+    return True, ""
+
+
 class NeonMixin:
     """Mixed in before the cpu kernel class: `class X(NeonMixin, CpuX)`. The default run() is
     one call of the native plan built in prepare(), input `plan_input` to output 0."""

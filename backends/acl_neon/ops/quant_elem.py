@@ -1,7 +1,7 @@
-"""Quantized 8-bit pooling, ADD/SUB/MUL and TANH/LOGISTIC on acl_neon (module _quant).
+"""Quantized 8-bit ADD/SUB/MUL and TANH/LOGISTIC on acl_neon (module _quant). (Pooling:
+quant_pool2d.py.)
 
-Pooling computes TFLite's integer average (valid taps, halves away from zero) and maximum
-natively; ADD/SUB of same-shape tensors are computed directly (csrc/quant/qadd.h); broadcast
+ADD/SUB of same-shape tensors are computed directly (csrc/quant/qadd.h); broadcast
 ADD/SUB and MUL gather from the cpu kernels' 65536-pair tables (qpairtable: the exact arithmetic
 evaluated on every pair of input values, per loop kind of TFLite's kernel); TANH and LOGISTIC
 gather from the cpu kernels' 256-entry tables. The results are the cpu kernels'.
@@ -15,29 +15,8 @@ from ....core.ops.quant_base import I8, U8
 from ...cpu.ops.quant.qbinary import QuantAddSubLayer
 from ...cpu.ops.quant.qlut import QLogistic, QTanh
 from ...cpu.ops.quant.qmul import QuantMulLayer
-from ...cpu.ops.quant.qpool import QAveragePool2D, QMaxPool2D
-from .base import conv_geometry, register
+from .base import register
 from .quant import QuantNeon
-
-
-class _NeonQPool(QuantNeon):
-    average = False
-
-    def prepare(self) -> None:
-        x, y, p = self.inputs[0], self.outputs[0], self.op.params
-        geom = list(conv_geometry(p, x.shape, (p.filter_height, p.filter_width), y.shape,
-                                  dilated=False))
-        self.plan = self.lib.PoolPlan(geom, x.dtype == I8, self.average, self.lo, self.hi)
-
-
-@register("Pool2D.AVERAGE_POOL_2D", when=quantized)
-class NeonQAveragePool2D(_NeonQPool, QAveragePool2D):
-    average = True
-
-
-@register("Pool2D.MAX_POOL_2D", when=quantized)
-class NeonQMaxPool2D(_NeonQPool, QMaxPool2D):
-    pass
 
 
 def broadcast_strides(in_shape, out_shape) -> list[int]:

@@ -1,7 +1,8 @@
 """Quantized SOFTMAX (int8 / uint8 input; the same type or int16 out) on acl_neon (module
-_quant: csrc/quant/qsoftmax.h): the cpu kernel's validation and exp table (qsoftmax.QSoftmax,
-the interpreter's SoftmaxInt8LUT), the per-row max, sequential float32 sum and rounding in
-native code with the very same float32 arithmetic (bit-exact with the interpreter).
+_quant: csrc/quant/qsoftmax.h): the validation and exp table of core/ops/softmax.py
+(QSoftmaxBase, the interpreter's SoftmaxInt8LUT), the per-row max, sequential float32 sum and
+rounding in native code with the very same float32 arithmetic (bit-exact with the interpreter).
+Float form: softmax.py.
 """
 from __future__ import annotations
 
@@ -9,15 +10,13 @@ import numpy as np
 
 from ....core.ops.forms import quantized
 from ....core.ops.quant_base import I8, I16, U8
-from ...cpu.ops.quant.qsoftmax import QSoftmax
+from ....core.ops.softmax import QSoftmaxBase
 from .base import register
 from .quant import QuantNeon
 
 
 @register("Softmax", when=quantized)
-class NeonQSoftmax(QuantNeon, QSoftmax):
-    dtypes = frozenset({I8, U8})
-
+class QSoftmaxLayer(QuantNeon, QSoftmaxBase):
     def prepare(self) -> None:
         x, y = self.inputs[0], self.outputs[0]
         shape = tuple(int(d) for d in x.shape)

@@ -1,9 +1,10 @@
 """Quantized LOG_SOFTMAX for int8 and uint8, bit-exact with the interpreter, which runs the float
 lookup-table form (activations.cc LogSoftmaxPrepare/Eval, kGenericOptimized ->
-optimized_ops::LogSoftmax(params, input_scale, ...)), not the gemmlowp fixed-point reference:
+optimized_ops::LogSoftmax(params, input_scale, ...)), not the gemmlowp fixed-point reference.
+Prepare (output scale exactly 16/256 and zero point 127 (int8) / 255 (uint8), else refused; the
+exp table table[255 - v] = expf(-input_scale * v), beta 1): core/ops/softmax.py. Float form:
+backends/cpu/ops/softmax.py.
 
-  Prepare: output scale exactly 16/256 and zero point 127 (int8) / 255 (uint8), else refused;
-           table[255 - v] = expf(-input_scale * v) for v in 0..255 (float32, beta 1).
   per row of the last axis, with x the raw stored values (the input zero point cancels out):
            m = max(x), sum = table[255 - m + x_0] + table[255 - m + x_1] + ... (float32, in order),
            lse = logf(sum), pre = (input_scale * m + lse) / output_scale (float32),
@@ -21,31 +22,16 @@ from __future__ import annotations
 
 import numpy as np
 
+from .....core.ops.softmax import QLogSoftmaxBase
 from .....core.quant import qlut_math as qm
-from .base import I8, U8, QuantKernel, quantized, register
-from .qsoftmax import exp_rows, softmax_exp_table
+from .base import quantized, register
+from .qsoftmax import exp_rows
 
 F32 = np.float32
 
 
 @register("LogSoftmax", when=quantized)
-class QLogSoftmax(QuantKernel):
-    dtypes = frozenset({I8, U8})
-
-    def validate(self) -> None:
-        x, y = self.unary_operands()
-        zp = 127 if y.dtype == I8 else 255
-        if self.scale(y) != 16.0 / 256 or self.zero_point(y) != zp:
-            raise self.fail(f"{y.dtype} LOG_SOFTMAX needs the output scale 16/256 and zero point "
-                            f"{zp}, not {self.scale(y)} and {self.zero_point(y)}")
-        self.in_scale = F32(self.scale(x))
-        self.out_scale = F32(self.scale(y))
-        self.ratio = F32(self.in_scale / self.out_scale)
-        self.table = softmax_exp_table(self.in_scale)
-        self.zp = zp
-        info = np.iinfo(y.dtype)
-        self.lo, self.hi = int(info.min), int(info.max)
-
+class QLogSoftmaxLayer(QLogSoftmaxBase):
     def run(self) -> None:
         x, out = self.inputs[0].buffer, self.outputs[0].buffer
         if x.size == 0:

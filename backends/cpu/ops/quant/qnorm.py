@@ -8,37 +8,23 @@ reference_integer_ops L2Normalization, scalar code):
          clamped to [0, 255];
   int8:  out = MultiplyByQuantizedMultiplier(q - zp, M, shift + 7), clamped to [-128, 127].
 TFLite's Prepare requires output scale 1/128 and zero point 128 (uint8) / 0 (int8), and no fused
-activation; those are refused here the same way. Everything is vectorized over the rows (GetInvSqrtQuantizedMultiplierExp: qfixed).
+activation; those are refused the same way (core/ops/norm.py). Everything is vectorized over the
+rows (GetInvSqrtQuantizedMultiplierExp: qfixed). Float form: backends/cpu/ops/norm.py.
 """
 from __future__ import annotations
 
 import numpy as np
 
+from .....core.ops.norm import QL2NormalizationBase
 from .....core.quant import qmath
-from .base import I8, U8, QuantKernel, quantized, register
 from .....core.quant.qfixed import inv_sqrt_multiplier_exp
+from .base import U8, quantized, register
 
 I64 = np.int64
 
 
 @register("L2Normalization", when=quantized)
-class QL2Normalization(QuantKernel):
-    dtypes = frozenset({I8, U8})
-
-    def validate(self) -> None:
-        x, y = self.inputs[0], self.outputs[0]
-        if x.dtype != y.dtype:
-            raise self.fail(f"quantized L2_NORMALIZATION needs equal input/output types, got "
-                            f"{x.dtype} and {y.dtype}")
-        want_zp = 128 if y.dtype == U8 else 0
-        if self.scale(y) != np.float32(1 / 128) or self.zero_point(y) != want_zp:
-            raise self.fail(f"quantized L2_NORMALIZATION needs output scale 1/128 and zero "
-                            f"point {want_zp}, got {self.scale(y)} and {self.zero_point(y)}")
-        act = self.op.params.get("fused_activation_function")
-        if act not in (None, "NONE"):
-            raise self.fail(f"quantized L2_NORMALIZATION has no fused activation ({act})")
-        self.zp = self.zero_point(x)
-
+class QL2NormalizationLayer(QL2NormalizationBase):
     def run(self) -> None:
         x = self.inputs[0].buffer
         d = x.astype(I64) - self.zp

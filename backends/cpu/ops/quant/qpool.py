@@ -1,41 +1,32 @@
 """Quantized AVERAGE_POOL_2D and MAX_POOL_2D (int8, uint8, int16), as TFLite's pooling.cc runs
 them (optimized_ops / optimized_integer_ops for 8-bit, reference_integer_ops for int16).
+Validation (the output carries the input's scale and zero point; L2_POOL_2D has no quantized
+kernel): core/ops/pool2d.py. Float form: backends/cpu/ops/pool2d.py.
 
-Both work in the input's integer domain: pooling.cc expects the output to carry the input's
-scale and zero point (a DCHECK in Prepare), so a mismatch is refused here at compile time.
+Both work in the input's integer domain:
 - AVERAGE: int32 sum of the window's valid (unpadded) taps, divided by their count with
   rounding half away from zero: (sum + count/2) / count for sum > 0, (sum - count/2) / count
   otherwise, C division truncating; then clamped to the fused activation's range. The
   optimized 8-bit loops and the reference int16 loop round the same way (probed on ties).
 - MAX: the maximum of the valid taps, clamped to the activation range.
-L2_POOL_2D has no quantized kernel in TFLite (Prepare refuses it); it stays refused here.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from ..common import pool_windows, window_counts
+from .....core.ops.pool2d import QPool2DBase
 from .....core.quant import qmath
-from .base import QuantKernel, quantized, register
+from ..pool2d import pool_windows, window_counts
+from .base import quantized, register
 
 I64 = np.int64
 
 
-class QPoolBase(QuantKernel):
+class QPool2DLayer(QPool2DBase):
     """The window's valid taps (shifted views of a padded int64 copy of the input) combined
     in place by `combine`, then `finish`ed and clamped."""
 
     combine = staticmethod(np.maximum)     # in-place reduction of the taps
-
-    def validate(self) -> None:
-        x, y = self.inputs[0], self.outputs[0]
-        if len(x.shape) != 4:
-            raise self.fail(f"pooling needs NHWC input, got {x.shape}")
-        if x.dtype != y.dtype:
-            raise self.fail(f"quantized pooling needs equal input/output types, got {x.dtype} "
-                            f"and {y.dtype}")
-        self.check_same_quant(x, y)
-        self.lo, self.hi = self.qrange(y, self.op.params.get("fused_activation_function"))
 
     def prepare(self) -> None:
         x, y = self.buf(0), self.out
@@ -60,7 +51,7 @@ class QPoolBase(QuantKernel):
 
 
 @register("Pool2D.AVERAGE_POOL_2D", when=quantized)
-class QAveragePool2D(QPoolBase):
+class QAveragePool2DLayer(QPool2DLayer):
     combine = staticmethod(np.add)
 
     def prepare(self) -> None:
@@ -74,5 +65,5 @@ class QAveragePool2D(QPoolBase):
 
 
 @register("Pool2D.MAX_POOL_2D", when=quantized)
-class QMaxPool2D(QPoolBase):
+class QMaxPool2DLayer(QPool2DLayer):
     combine = staticmethod(np.maximum)

@@ -1,72 +1,39 @@
 """Quantized reductions MEAN, SUM, REDUCE_MAX, REDUCE_MIN, REDUCE_PROD, as TFLite's reduce.cc
-(MEAN_OPT / SUM_OPT / PROD_OPT / MAX_OPT / MIN_OPT registrations) computes them:
+(MEAN_OPT / SUM_OPT / PROD_OPT / MAX_OPT / MIN_OPT registrations) computes them. Validation,
+axes and the constants (multipliers, shifts, biases): core/ops/reduce.py. Float form:
+backends/cpu/ops/reduce.py.
 
 - MEAN, int8/uint8, rank 4, keep_dims, axis exactly [1, 2] or [2, 1] (the raw axis values):
-  the optimized 4-D "HW" mean. acc = sum of the raw values; M, shift = QuantizeMultiplier(
-  float32(in_scale / (float32(count) * out_scale))); bias = out_zp - (int)round(in_zp *
-  in_scale / out_scale) in float32; out = rescale(acc) + bias, clamped. Depth runs 16 lanes at a
-  time with the vector rounding, the remaining channels with the scalar one.
-- MEAN otherwise (and int16 always): reference QuantizedMeanOrSum: M, shift from in_scale /
-  out_scale (double); the 1/count folded in: s = min(floor(log2 count), 32, 31 + shift),
-  M' = (M << s) / count, shift' = shift - s; out = MultiplyByQuantizedMultiplier(sum - count *
-  in_zp, M', shift') + out_zp, clamped.
-- SUM int8/uint8: optimized QuantizedMeanOrSum in float32: round(sum * s + bias) + out_zp with
-  s = in_scale / out_scale, bias = -in_zp * s * count, std::round, clamped to the output type
-  (probed: the interpreter saturates). SUM int16: the plain generic sum in int16 (wrapping),
-  which needs equal input/output scales.
-- REDUCE_MAX / REDUCE_MIN: plain max/min; TFLite requires equal scale and zero point.
-- REDUCE_PROD int8/int16 (uint8 is refused by TFLite): the running product rescaled at every
-  step by M, shift = QuantizeMultiplier(in_scale / out_scale ** (1 / count)) with the int64
+  the optimized 4-D "HW" mean. acc = sum of the raw values; out = rescale(acc) + bias, clamped.
+  Depth runs 16 lanes at a time with the vector rounding, the remaining channels with the
+  scalar one.
+- MEAN otherwise (and int16 always): reference QuantizedMeanOrSum: out =
+  MultiplyByQuantizedMultiplier(sum - count * in_zp, M', shift') + out_zp, clamped.
+- SUM int8/uint8: optimized QuantizedMeanOrSum in float32: round(sum * s + bias) + out_zp,
+  std::round, clamped to the output type (probed: the interpreter saturates). SUM int16: the
+  plain generic sum in int16 (wrapping).
+- REDUCE_MAX / REDUCE_MIN: plain max/min.
+- REDUCE_PROD int8/int16: the running product rescaled at every step by M, shift with the int64
   MultiplyByQuantizedMultiplier, in row-major order of the reduced elements, then rescaled
   once more, plus out_zp, clamped.
-int16 needs zero points 0 on input and output (PrepareSimple). Checked against the interpreter.
+Checked against the interpreter.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from ..reduce_softmax import ReduceLayer
+from .....core.ops.reduce import (QMeanBase, QProdBase, QReduceBase, QReduceMaxMinBase,
+                                  QSumBase)
 from .....core.quant import qmath
-from .base import I8, I16, U8, QuantKernel, quantized, register
+from .base import quantized, register
 
 I64 = np.int64
 F32 = np.float32
 
 
-class QReduce(QuantKernel):
-    """The quantized reductions' frame: constant axes are resolved, and the op's constants
-    (`constants`: count, multipliers, ...) computed, in prepare; computed axes in every run.
-    Subclasses define `reduce(x, axes, constants)`, the result with the reduced axes kept."""
-
-    def validate(self) -> None:
-        x, y = self.inputs[0], self.outputs[0]
-        if x.dtype != y.dtype:
-            raise self.fail(f"quantized {self.op.subtype} needs equal input/output types, got "
-                            f"{x.dtype} and {y.dtype}")
-        if x.dtype == I16 and (self.zero_point(x) != 0 or self.zero_point(y) != 0):
-            raise self.fail(f"int16 {self.op.subtype} needs zero points 0")
-        self.raw = [int(a) for a in self.buf(1).reshape(-1)] if self.inputs[1].is_constant \
-            else None           # computed axes are read in every run
-        self.in_zp, self.out_zp = self.zero_point(x), self.zero_point(y)
-        self.lo, self.hi = qmath.dtype_range(y.dtype)
-        self.setup()
-
-    def setup(self) -> None:
-        pass
-
-    def prepare(self) -> None:
-        self.plan = None if self.raw is None else self.make_plan(self.raw, self.buf(0).shape)
-
-    def make_plan(self, raw: list[int], shape: tuple[int, ...]) -> tuple:
-        """(normalized axes, the op's constants) for raw axis values on an input shape."""
-        axes = ReduceLayer.normalized(raw, len(shape), self.fail)
-        n = int(np.prod([shape[a] for a in axes], dtype=np.int64))
-        return axes, self.constants(raw, axes, shape, n)
-
-    def constants(self, raw: list[int], axes: tuple[int, ...], shape: tuple[int, ...],
-                  n: int):
-        """What `reduce` needs besides the input and the axes (n: the reduced count)."""
-        return n
+class QReduceLayer(QReduceBase):
+    """Runs the plan of core/ops/reduce.py (computed axes: planned in every run). Subclasses
+    define `reduce(x, axes, constants)`, the result with the reduced axes kept."""
 
     def run(self) -> None:
         x, out = self.inputs[0].buffer, self.outputs[0].buffer
@@ -76,46 +43,17 @@ class QReduce(QuantKernel):
 
 
 @register("Reduce.REDUCE_MAX", "Reduce.REDUCE_MIN", when=quantized)
-class QReduceMaxMin(QReduce):
+class QReduceMaxMinLayer(QReduceMaxMinBase, QReduceLayer):
     def setup(self) -> None:
-        self.check_same_quant(self.inputs[0], self.outputs[0])
+        super().setup()
         self.fn = np.max if self.op.subtype == "REDUCE_MAX" else np.min
-
-    def prepare(self) -> None:
-        if self.buf(0).size == 0:
-            raise self.fail("max/min over an empty tensor")
-        super().prepare()
 
     def reduce(self, x, axes, n):
         return self.fn(x, axis=axes, keepdims=True) if axes else x
 
 
 @register("Reduce.MEAN", when=quantized)
-class QMean(QReduce):
-    def setup(self) -> None:
-        x, y = self.inputs[0], self.outputs[0]
-        self.m, self.s = (int(v) for v in qmath.quantize_multiplier(
-            np.float64(self.scale(x)) / np.float64(self.scale(y))))
-
-    def hw_fast_path(self, shape: tuple[int, ...], raw: list[int]) -> bool:
-        return (self.inputs[0].dtype in (I8, U8) and len(shape) == 4
-                and self.op.params.keep_dims and sorted(a % 4 for a in raw) == [1, 2]
-                and len(raw) == 2)
-
-    def constants(self, raw, axes, shape, n):
-        """None for an empty reduction; else (optimized HW mean?, M, shift, offset)."""
-        if n == 0:
-            return None
-        if self.hw_fast_path(shape, raw):
-            # optimized Mean4D: the uint8 MeanImpl arithmetic (int8 the same), float32 setup
-            xs, ys = F32(self.scale(self.inputs[0])), F32(self.scale(self.outputs[0]))
-            t = F32(F32(self.in_zp) * xs / ys)
-            t = t + F32(0.5) if t > 0 else t - F32(0.5)
-            m, s = qmath.quantize_multiplier(np.float64(F32(xs / F32(F32(n) * ys))))
-            return True, m, s, self.out_zp - int(t)
-        k = min(n.bit_length() - 1, 32, 31 + self.s)     # the 1 / count folded into M
-        return False, (self.m << k) // n, self.s - k, n * self.in_zp
-
+class QMeanLayer(QMeanBase, QReduceLayer):
     def reduce(self, x, axes, constants):
         if constants is None:
             return np.zeros(self.outputs[0].buffer.shape, I64)
@@ -132,18 +70,7 @@ class QMean(QReduce):
 
 
 @register("Reduce.SUM", when=quantized)
-class QSum(QReduce):
-    def setup(self) -> None:
-        if self.inputs[0].dtype == I16:
-            self.check_same_quant(self.inputs[0], self.outputs[0])
-
-    def constants(self, raw, axes, shape, n):
-        """None for int16; else the float32 (scale, bias)."""
-        if self.inputs[0].dtype == I16:
-            return None
-        scale = F32(self.scale(self.inputs[0])) / F32(self.scale(self.outputs[0]))
-        return scale, F32(F32(-self.in_zp) * scale) * F32(n)
-
+class QSumLayer(QSumBase, QReduceLayer):
     def reduce(self, x, axes, constants):
         total = np.sum(x, axis=axes, keepdims=True, dtype=I64) if axes else x.astype(I64)
         if constants is None:           # int16: the int16 sum, wrapping
@@ -157,18 +84,7 @@ class QSum(QReduce):
 
 
 @register("Reduce.REDUCE_PROD", when=quantized)
-class QProd(QReduce):
-    dtypes = frozenset({I8, I16})
-
-    def constants(self, raw, axes, shape, n):
-        """None for an empty input or reduction; else (n, M, shift, axis order)."""
-        if n == 0 or 0 in shape:
-            return None
-        real = np.float64(self.scale(self.inputs[0])) / np.power(
-            np.float64(self.scale(self.outputs[0])), 1.0 / n)
-        m, s = qmath.quantize_multiplier(real)
-        return n, m, s, [a for a in range(len(shape)) if a not in axes] + list(axes)
-
+class QProdLayer(QProdBase, QReduceLayer):
     def reduce(self, x, axes, constants):
         if constants is None:
             return np.zeros(self.outputs[0].buffer.shape, I64)

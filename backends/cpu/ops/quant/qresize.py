@@ -9,14 +9,15 @@
   with align_corners; half-pixel: v * scale_10 + scale_10 / 2 - 512), weights in 1/1024 steps,
   a 20-bit product sum rounded half away from zero ((s +- 2^19) / 2^20, C division).
 Values stay in the input's integer domain: the output's scale and zero point must equal the
-input's (TFLite does not requantize here), so a mismatch is refused.
+input's (TFLite does not requantize here), so a mismatch is refused (core/ops/resize.py: the
+validation and the float32 coordinates). Float form: backends/cpu/ops/resize.py.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from ..pool_resize import interpolation
-from .base import U8, QuantKernel, quantized, register
+from .....core.ops.resize import QResizeBilinearBase, interpolation, resize_mode
+from .base import U8, quantized, register
 
 I64 = np.int64
 F32 = np.float32
@@ -42,22 +43,11 @@ def integer_interpolation(out_size: int, in_size: int, align: bool, half: bool):
 
 
 @register("ResizeBilinear", when=quantized)
-class QResizeBilinear(QuantKernel):
-    def validate(self) -> None:
-        p = self.op.params
-        x, y = self.inputs[0], self.outputs[0]
-        if p.get("align_corners", False) and p.get("half_pixel_centers", False):
-            raise self.fail("align_corners and half_pixel_centers cannot both be true")
-        if x.dtype != y.dtype:
-            raise self.fail(f"quantized RESIZE_BILINEAR needs equal input/output types, got "
-                            f"{x.dtype} and {y.dtype}")
-        self.check_same_quant(x, y)
-
+class QResizeBilinearLayer(QResizeBilinearBase):
     def prepare(self) -> None:
-        p = self.op.params
         _, h, w, _ = self.buf(0).shape
         _, oh, ow, _ = self.out.shape
-        align, half = p.get("align_corners", False), p.get("half_pixel_centers", False)
+        align, half = resize_mode(self.op.params)
         self.integer = self.inputs[0].dtype != U8
         if self.integer:        # fractions in 1/1024 steps
             sy, self.y0, self.y1 = integer_interpolation(oh, h, align, half)

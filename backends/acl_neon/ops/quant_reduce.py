@@ -1,16 +1,16 @@
 """Quantized 8-bit MEAN over one contiguous block of constant axes on acl_neon (module _quant:
-csrc/quant/qmean.h): the cpu kernel's constants (qreduce.QMean: the optimized HW mean or the
-reference QuantizedMeanOrSum), column sums and the exact rescale in native code.
+csrc/quant/qmean.h): the constants of core/ops/reduce.py (QMeanBase: the optimized HW mean or
+the reference QuantizedMeanOrSum), column sums and the exact rescale in native code (the
+arithmetic of backends/cpu/ops/quant/qreduce.py QMeanLayer). Float form: reduce.py.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from ....core.ops.forms import quantized
-from ....core.quant import qmath
 from ....core.ops.quant_base import I8
-from ...cpu.ops.quant.qreduce import QMean
-from ...cpu.ops.reduce_softmax import ReduceLayer
+from ....core.ops.reduce import QMeanBase, normalized_axes
+from ....core.quant import qmath
 from .base import register, size
 from .quant import QuantNeon
 
@@ -29,8 +29,7 @@ def mean_layout(graph, op):
         return None, "acl_neon quantized MEAN needs constant axes"
     shape = [int(d) for d in x.shape]
     try:
-        axes = ReduceLayer.normalized([int(a) for a in np.asarray(ax.data).reshape(-1)],
-                                      len(shape))
+        axes = normalized_axes([int(a) for a in np.asarray(ax.data).reshape(-1)], len(shape))
     except ValueError as e:
         return None, str(e)
     if not axes or list(axes) != list(range(axes[0], axes[-1] + 1)):
@@ -42,7 +41,7 @@ def mean_layout(graph, op):
 
 
 @register("Reduce.MEAN", when=quantized)
-class NeonQMean(QuantNeon, QMean):
+class QMeanLayer(QuantNeon, QMeanBase):
     @classmethod
     def supports(cls, op, graph):
         ok, why = super().supports(op, graph)
@@ -56,7 +55,7 @@ class NeonQMean(QuantNeon, QMean):
         x = self.inputs[0]
         axes, (hw, m, s, offset) = self.plan
         outer, count, inner = blocks(tuple(x.shape), axes)
-        vec = qmath.vector_part(inner, 16) if hw else 0     # as QMean.reduce
+        vec = qmath.vector_part(inner, 16) if hw else 0     # as cpu's QMeanLayer.reduce
         self.native = self.lib.MeanPlan(outer, count, inner, {
             "signed": x.dtype == I8, "hw": bool(hw), "m": int(m), "shift": int(s),
             "offset": int(offset), "out_zp": self.out_zp, "lo": self.lo, "hi": self.hi,

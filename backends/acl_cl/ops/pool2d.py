@@ -1,24 +1,22 @@
-"""Pool2D (program conv.cl pool2d) and its geometry. The other kernels of conv.cl are in
-conv2d.py, depthwise_conv2d.py, fully_connected.py and batch_matmul.py."""
+"""Pool2D (AVERAGE_POOL_2D, MAX_POOL_2D, L2_POOL_2D) on float32 (conv.cl pool2d), and the launch
+geometry shared with the quantized form (quant_pool2d.py). Window geometry: core/ops/pool2d.py.
+"""
 from __future__ import annotations
 
 import numpy as np
 
-from ....core.ops.base import conv_padding
+from ....core.ops.pool2d import pool_geometry
 from .common import ClKernel, check_act, clamp_of, register
 
 POOL_KIND = {"AVERAGE_POOL_2D": 0, "MAX_POOL_2D": 1, "L2_POOL_2D": 2}
 
 
-def pool_geometry(op, x, y) -> tuple[tuple[int, int, int], list[int]]:
+def pool_launch(op, x, y) -> tuple[tuple[int, int, int], list[int]]:
     """(global size (c, ow, n*oh), [h, w, c, oh, ow, kh, kw, sh, sw, pad_top, pad_left]) of an
     NHWC pooling."""
-    p = op.params
-    n, h, wd, c = x.shape
-    _, oh, ow, _ = y.shape
-    kh, kw, sh, sw = p.filter_height, p.filter_width, p.stride_h, p.stride_w
-    pt, _, pl, _ = conv_padding(p.padding, h, wd, kh, kw, sh, sw, 1, 1, oh, ow)
-    return (c, ow, n * oh), [h, wd, c, oh, ow, kh, kw, sh, sw, pt, pl]
+    g = pool_geometry(op.params, x.shape, y.shape)
+    return (g.c, g.ow, g.n * g.oh), [g.h, g.w, g.c, g.oh, g.ow, g.kh, g.kw, g.sh, g.sw, g.pt,
+                                     g.pl]
 
 
 @register("Pool2D")
@@ -31,7 +29,7 @@ class Pool2DLayer(ClKernel):
 
     def setup(self) -> None:
         x, y = self.inputs[0], self.outputs[0]
-        gsize, geo = pool_geometry(self.op, x, y)
+        gsize, geo = pool_launch(self.op, x, y)
         lo, hi = clamp_of(self.op)
         ints = [np.int32(v) for v in geo + [POOL_KIND[self.op.subtype]]]
         self.launch(self.kernel("conv.cl", "pool2d"), gsize, None, x.buffer, y.buffer, *ints,

@@ -1,4 +1,4 @@
-"""Selection by value: NON_MAX_SUPPRESSION_V4/V5, TOPK_V2, ARG_MAX/ARG_MIN."""
+"""NON_MAX_SUPPRESSION_V4/V5. (TOPK_V2: topk_v2.py; ARG_MAX/ARG_MIN: arg_min_max.py.)"""
 from __future__ import annotations
 
 import heapq
@@ -6,7 +6,6 @@ import heapq
 import numpy as np
 
 from .common import F32, CpuKernel, register
-from .slice_split import MoveKernel, copy_checked
 
 
 def non_max_suppression(boxes: np.ndarray, scores: np.ndarray, max_out: int, iou_thr: float,
@@ -115,49 +114,3 @@ class NonMaxSuppressionV4Layer(NonMaxSuppressionBase):
 @register("NonMaxSuppressionV5")
 class NonMaxSuppressionV5Layer(NonMaxSuppressionBase):
     soft = True
-
-
-@register("TopKV2")
-class TopKV2Layer(MoveKernel):
-    """The k largest values along the last axis, descending; equal values by lower index."""
-
-    def validate(self) -> None:
-        self.check_index_dtype(1, allowed=(np.int16, np.int32, np.int64))
-        self.check_same_dtype(0, 0)
-        if self.outputs[1].dtype not in (np.int16, np.int32, np.int64):
-            raise self.fail(f"TOPK_V2 indices are int16/int32/int64, not "
-                            f"{self.outputs[1].dtype}")
-
-    def run(self) -> None:
-        x = self.inputs[0].buffer
-        values, indices = self.outputs[0].buffer, self.outputs[1].buffer
-        k, n = values.shape[-1], x.shape[-1]
-        if int(self.buf(1).reshape(-1)[0]) != k:
-            raise ValueError(f"k {int(self.buf(1).reshape(-1)[0])}, output holds {k}")
-        # A stable ascending sort of the reversed row, read backwards: descending, and equal
-        # values in ascending original position.
-        order = np.argsort(x[..., ::-1], axis=-1, kind="stable")[..., ::-1][..., :k]
-        idx = (n - 1) - order
-        copy_checked(values, np.take_along_axis(x, idx, axis=-1))
-        np.copyto(indices, idx, casting="unsafe")
-
-
-@register("ArgMinMax")
-class ArgMinMaxLayer(MoveKernel):
-    """ARG_MAX / ARG_MIN along a scalar axis input; the first of equal extremes wins."""
-
-    def validate(self) -> None:
-        self.check_index_dtype(1)
-        if self.outputs[0].dtype not in (np.int32, np.int64):
-            raise self.fail(f"{self.op.name} gives int32 or int64, not {self.outputs[0].dtype}")
-        self.fn = np.argmax if self.op.subtype == "ARG_MAX" else np.argmin
-        self.axis = None if self.const(1) is None else self.scalar(1)
-        if self.axis is not None and self.static(0):
-            rank = len(self.inputs[0].shape)
-            if not -rank <= self.axis < rank:
-                raise self.fail(f"axis {self.axis} out of range for rank {rank}")
-
-    def run(self) -> None:
-        axis = self.axis if self.axis is not None else self.scalar(1)
-        copy_checked(self.outputs[0].buffer,
-                     self.fn(self.inputs[0].buffer, axis=axis).astype(self.outputs[0].dtype))
