@@ -93,7 +93,7 @@ class QBatchMatMulLayer(QuantNeon, QBatchMatMulBase):
             return                      # the reference computation (see the module doc)
         rq = ConvRequant(self.m, self.s, np.zeros(n, np.int64), self.y_zp, self.lo, self.hi,
                          mode="q31", split=0)
-        self.native = self.lib.RequantPlan(n, conv_requant(rq, n))
+        self.native = self.lib.QRequantPlan(n, conv_requant(rq, n))
         self.acc = np.empty(tuple(int(d) for d in y.shape), np.int32)
 
     def run(self) -> None:

@@ -47,5 +47,5 @@ class QConv2DLayer(QuantNeon, QConv2DBase):
         wq, cc, rcoef, pad = gemm_operands(np.asarray(w.buffer).reshape(cout, -1), x.dtype,
                                            self.xzp, wzp)
         geom = list(conv_geometry(self.op.params, x.shape, w.shape[1:3], y.shape))
-        self.plan = self.lib.ConvPlan(geom, wq, cc, rcoef, x.dtype == I8, pad,
+        self.plan = self.lib.QConvPlan(geom, wq, cc, rcoef, x.dtype == I8, pad,
                                       conv_requant(self.requant, cout))

@@ -46,6 +46,6 @@ class QDepthwiseConv2DLayer(QuantNeon, QDepthwiseConv2DBase):
         wzp = self.zero_point(w)        # 0 unless uint8 (validated)
         wq = (np.asarray(w.buffer, I64).reshape(-1, cout) - wzp).astype(np.int16)
         geom = list(conv_geometry(self.op.params, x.shape, w.shape[1:3], y.shape))
-        self.plan = self.lib.DepthwisePlan(geom, cout // cin, np.ascontiguousarray(wq),
+        self.plan = self.lib.QDepthwisePlan(geom, cout // cin, np.ascontiguousarray(wq),
                                            x.dtype == I8, self.xzp,
                                            conv_requant(self.requant, cout))

@@ -63,4 +63,4 @@ class QFullyConnectedLayer(QuantNeon, QFullyConnectedBase):
               "left": np.maximum(s, 0).astype(I32), "bias": np.ascontiguousarray(bv),
               "zp_add": self.y_zp, "lo": self.lo, "hi": self.hi}
         geom = [rows, 1, 1, depth, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0]
-        self.plan = self.lib.ConvPlan(geom, wq, cc, rcoef, x.dtype == I8, pad, rq)
+        self.plan = self.lib.QConvPlan(geom, wq, cc, rcoef, x.dtype == I8, pad, rq)

@@ -48,7 +48,7 @@ class _NeonTabulated(QuantNeon):
         kinds = None if self.kinds is None else np.ascontiguousarray(
             np.broadcast_to(self.kinds, y.shape), U8).reshape(-1)
         table = np.ascontiguousarray(self.table).view(U8).reshape(-1)
-        self.plan = self.lib.BinaryPlan(table, kinds, list(out4),
+        self.plan = self.lib.QBinaryPlan(table, kinds, list(out4),
                                         broadcast_strides(a.shape, y.shape),
                                         broadcast_strides(b.shape, y.shape))
 
@@ -77,7 +77,7 @@ class NeonQAddSub(_NeonTabulated, QuantAddSubLayer):
         self.direct = None
         if tuple(a.shape) == tuple(b.shape) == tuple(y.shape) and not self.pot \
                 and self.left_shift == 20:
-            self.direct = self.lib.AddPlan(int(np.prod(y.shape, dtype=np.int64)),
+            self.direct = self.lib.QAddPlan(int(np.prod(y.shape, dtype=np.int64)),
                                            add_params(self))
         else:
             super().prepare()

@@ -20,7 +20,7 @@ class QPool2DLayer(QuantNeon, QPool2DBase):
         x, y, p = self.inputs[0], self.outputs[0], self.op.params
         geom = list(conv_geometry(p, x.shape, (p.filter_height, p.filter_width), y.shape,
                                   dilated=False))
-        self.plan = self.lib.PoolPlan(geom, x.dtype == I8, self.average, self.lo, self.hi)
+        self.plan = self.lib.QPoolPlan(geom, x.dtype == I8, self.average, self.lo, self.hi)
 
 
 @register("Pool2D.AVERAGE_POOL_2D", when=quantized)

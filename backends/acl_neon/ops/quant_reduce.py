@@ -56,7 +56,7 @@ class QMeanLayer(QuantNeon, QMeanBase):
         axes, (hw, m, s, offset) = self.plan
         outer, count, inner = blocks(tuple(x.shape), axes)
         vec = qmath.vector_part(inner, 16) if hw else 0     # as cpu's QMeanLayer.reduce
-        self.native = self.lib.MeanPlan(outer, count, inner, {
+        self.native = self.lib.QMeanPlan(outer, count, inner, {
             "signed": x.dtype == I8, "hw": bool(hw), "m": int(m), "shift": int(s),
             "offset": int(offset), "out_zp": self.out_zp, "lo": self.lo, "hi": self.hi,
             "vec": vec})

@@ -14,7 +14,7 @@
 #include "qgemm.h"
 
 namespace py = pybind11;
-void bind_more(py::module_& m);   // bind_more.cpp
+void bind_fixed_point(py::module_& m);   // bind_fixed_point.cpp
 using namespace onert_neon;
 using namespace onert_neon::quant;
 
@@ -97,13 +97,13 @@ struct Io8 {
 int64_t in_size(const ConvGeom& g) { return g.batch * g.ih * g.iw * g.cin; }
 int64_t out_pixels(const ConvGeom& g) { return g.batch * g.oh * g.ow; }
 
-struct ConvPlan {
+struct QConvPlan {
   ConvParams p{};
   std::vector<int8_t> packed;
   std::vector<int32_t> ccoef;
   RequantStore rs;
 
-  ConvPlan(std::vector<int64_t> geom, py::array w, py::array cc, int32_t rcoef, bool x_signed,
+  QConvPlan(std::vector<int64_t> geom, py::array w, py::array cc, int32_t rcoef, bool x_signed,
            int pad_code, py::dict requant)
       : rs(cc.size(), requant) {
     p.g = geom_of(geom);
@@ -128,13 +128,13 @@ struct ConvPlan {
   }
 };
 
-struct DwPlan {
+struct QDepthwisePlan {
   DwParams p{};
   std::vector<int16_t> w;
   DwPacked packed;
   RequantStore rs;
 
-  DwPlan(std::vector<int64_t> geom, int64_t mult, py::array wq, bool x_signed, int32_t x_zp,
+  QDepthwisePlan(std::vector<int64_t> geom, int64_t mult, py::array wq, bool x_signed, int32_t x_zp,
          py::dict requant)
       : rs(geom_of(geom).cin * mult, requant) {
     p.g = geom_of(geom);
@@ -154,9 +154,9 @@ struct DwPlan {
   }
 };
 
-struct PoolPlan {
+struct QPoolPlan {
   PoolParams p{};
-  PoolPlan(std::vector<int64_t> geom, bool x_signed, bool average, int32_t lo, int32_t hi) {
+  QPoolPlan(std::vector<int64_t> geom, bool x_signed, bool average, int32_t lo, int32_t hi) {
     p.g = geom_of(geom);
     p.x_signed = x_signed;
     p.average = average;
@@ -170,12 +170,12 @@ struct PoolPlan {
   }
 };
 
-struct BinaryPlan {
+struct QBinaryPlan {
   std::vector<uint8_t> table, kinds;
   int64_t shape[4], astr[4], bstr[4];
   int64_t a_need = 1, b_need = 1, n = 1;
 
-  BinaryPlan(py::array tab, py::object kinds_obj, std::vector<int64_t> sh,
+  QBinaryPlan(py::array tab, py::object kinds_obj, std::vector<int64_t> sh,
              std::vector<int64_t> as, std::vector<int64_t> bs) {
     if (sh.size() != 4 || as.size() != 4 || bs.size() != 4)
       throw py::value_error("binary: 4-D shape and strides expected");
@@ -209,11 +209,11 @@ struct BinaryPlan {
 
 // The requantization alone, over int32 rows of n channels (accumulators made elsewhere: the
 // quantized BatchMatMul's exact float32 GEMM)
-struct RequantPlan {
+struct QRequantPlan {
   int64_t n;
   RequantStore rs;
   std::vector<int32_t> zeros;
-  RequantPlan(int64_t n_, py::dict d) : n(n_), rs(n_, d), zeros(static_cast<size_t>(n_), 0) {
+  QRequantPlan(int64_t n_, py::dict d) : n(n_), rs(n_, d), zeros(static_cast<size_t>(n_), 0) {
     if (n < 1) throw py::value_error("requant: channels must be >= 1");
   }
   void run(py::array acc, py::array out, int threads) {
@@ -234,23 +234,23 @@ struct RequantPlan {
 PYBIND11_MODULE(_quant, m) {
   m.doc() = "acl_neon native 8-bit quantized kernels";
   add_isa_functions(m);
-  bind_more(m);
-  py::class_<ConvPlan>(m, "ConvPlan")
+  bind_fixed_point(m);
+  py::class_<QConvPlan>(m, "QConvPlan")
       .def(py::init<std::vector<int64_t>, py::array, py::array, int32_t, bool, int, py::dict>())
-      .def("run", &ConvPlan::run);
-  py::class_<DwPlan>(m, "DepthwisePlan")
+      .def("run", &QConvPlan::run);
+  py::class_<QDepthwisePlan>(m, "QDepthwisePlan")
       .def(py::init<std::vector<int64_t>, int64_t, py::array, bool, int32_t, py::dict>())
-      .def("run", &DwPlan::run);
-  py::class_<PoolPlan>(m, "PoolPlan")
+      .def("run", &QDepthwisePlan::run);
+  py::class_<QPoolPlan>(m, "QPoolPlan")
       .def(py::init<std::vector<int64_t>, bool, bool, int32_t, int32_t>())
-      .def("run", &PoolPlan::run);
-  py::class_<RequantPlan>(m, "RequantPlan")
+      .def("run", &QPoolPlan::run);
+  py::class_<QRequantPlan>(m, "QRequantPlan")
       .def(py::init<int64_t, py::dict>())
-      .def("run", &RequantPlan::run);
-  py::class_<BinaryPlan>(m, "BinaryPlan")
+      .def("run", &QRequantPlan::run);
+  py::class_<QBinaryPlan>(m, "QBinaryPlan")
       .def(py::init<py::array, py::object, std::vector<int64_t>, std::vector<int64_t>,
                     std::vector<int64_t>>())
-      .def("run", &BinaryPlan::run);
+      .def("run", &QBinaryPlan::run);
   m.def("lut8", [](py::array table, py::array x, py::array out, int threads) {
     const int64_t n = x.size();
     const uint8_t* tp = bytes_of(table, "lut8 table", 256, false);

@@ -1,4 +1,4 @@
-// Buffer checks of module _quant's bindings (bind.cpp, bind_more.cpp only): 8-bit data whose
+// Buffer checks of module _quant's bindings (bind.cpp, bind_fixed_point.cpp only): 8-bit data whose
 // kernels read bytes whatever the signedness.
 #pragma once
 

@@ -1,5 +1,5 @@
-// Module _quant, continued: quantized ADD/SUB of same-shape tensors, MEAN and SOFTMAX (bound
-// from bind.cpp through bind_more).
+// Module _quant, continued: the kernels on TFLite's fixed-point lanes, quantized ADD/SUB of
+// same-shape tensors, MEAN and SOFTMAX (bound from bind.cpp through bind_fixed_point).
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
@@ -24,11 +24,11 @@ void check_multiplier(int64_t m, int64_t e, int64_t e_lo, int64_t e_hi, const ch
     throw py::value_error(std::string(what) + ": multiplier or shift out of range");
 }
 
-struct AddPlan {
+struct QAddPlan {
   AddParams p{};
   int64_t n;
 
-  AddPlan(int64_t n_, py::dict d) : n(n_) {
+  QAddPlan(int64_t n_, py::dict d) : n(n_) {
     auto i32 = [&](const char* k) { return d[k].cast<int32_t>(); };
     p.zp1 = i32("zp1"); p.zp2 = i32("zp2"); p.zpo = i32("zpo");
     p.m1 = i32("m1"); p.e1 = i32("e1"); p.m2 = i32("m2"); p.e2 = i32("e2");
@@ -56,10 +56,10 @@ struct AddPlan {
   }
 };
 
-struct MeanPlan {
+struct QMeanPlan {
   MeanParams p{};
 
-  MeanPlan(int64_t outer, int64_t count, int64_t inner, py::dict d) {
+  QMeanPlan(int64_t outer, int64_t count, int64_t inner, py::dict d) {
     p.outer = outer; p.count = count; p.inner = inner;
     if (outer < 0 || count < 1 || inner < 0) throw py::value_error("mean: bad shape");
     if (count * 510 >= (int64_t{1} << 31)) throw py::value_error("mean: count too large");
@@ -88,11 +88,11 @@ struct MeanPlan {
   }
 };
 
-struct SoftmaxPlan {
+struct QSoftmaxPlan {
   SoftmaxParams p{};
   std::vector<float> table;
 
-  SoftmaxPlan(int64_t rows, int64_t depth, py::dict d) {
+  QSoftmaxPlan(int64_t rows, int64_t depth, py::dict d) {
     if (rows < 0 || depth < 1) throw py::value_error("softmax: bad shape");
     p.rows = rows;
     p.depth = depth;
@@ -133,14 +133,14 @@ struct SoftmaxPlan {
 
 }  // namespace
 
-void bind_more(py::module_& m) {
-  py::class_<AddPlan>(m, "AddPlan")
+void bind_fixed_point(py::module_& m) {
+  py::class_<QAddPlan>(m, "QAddPlan")
       .def(py::init<int64_t, py::dict>())
-      .def("run", &AddPlan::run);
-  py::class_<MeanPlan>(m, "MeanPlan")
+      .def("run", &QAddPlan::run);
+  py::class_<QMeanPlan>(m, "QMeanPlan")
       .def(py::init<int64_t, int64_t, int64_t, py::dict>())
-      .def("run", &MeanPlan::run);
-  py::class_<SoftmaxPlan>(m, "SoftmaxPlan")
+      .def("run", &QMeanPlan::run);
+  py::class_<QSoftmaxPlan>(m, "QSoftmaxPlan")
       .def(py::init<int64_t, int64_t, py::dict>())
-      .def("run", &SoftmaxPlan::run);
+      .def("run", &QSoftmaxPlan::run);
 }
