@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ....core.compiler.shape_rules_more import split_sizes, strided_slice_plan
-from ...cpu.ops.misc_ops import batch_to_space, check_block, space_to_batch
+from ....core.ops.space_batch import batch_to_space, check_block, space_to_batch
 from .common import ByteKernel, register
 from .data_movement import RowCopy
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ....core.quant import qmath
-from ...cpu.ops.quant.qconcat import QConcat
+from ...cpu.ops.quant.qconcat import QConcatLayer as QConcat
 from ...cpu.ops.quant.qpool import QAveragePool2D, QMaxPool2D
 from .common import same_quant
 from .conv import POOL_KIND, pool_geometry

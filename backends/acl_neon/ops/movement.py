@@ -14,8 +14,10 @@ import numpy as np
 
 from ....core.ops.forms import quantized
 from ...cpu.ops import kernels as cpu_kernels
-from ...cpu.ops.shape_ops import (ConcatLayer, DepthToSpaceLayer, PadLayer, SpaceToDepthLayer,
-                                  TransposeLayer)
+from ...cpu.ops.concat import ConcatLayer
+from ...cpu.ops.pad import PadLayer
+from ...cpu.ops.space_depth import DepthToSpaceLayer, SpaceToDepthLayer
+from ...cpu.ops.transpose import TransposeLayer
 from .base import NeonMixin, register
 
 

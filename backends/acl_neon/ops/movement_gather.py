@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import itertools
 
-from ...cpu.ops.dynamic_ops import OneHotLayer
-from ...cpu.ops.gather_select import GatherLayer
-from ...cpu.ops.misc_ops import BatchToSpaceNDLayer, SpaceToBatchNDLayer
-from ...cpu.ops.segment_scatter import EmbeddingLookupLayer
+from ...cpu.ops.gather import EmbeddingLookupLayer, GatherLayer
+from ...cpu.ops.one_hot import OneHotLayer
+from ...cpu.ops.space_batch import BatchToSpaceNDLayer, SpaceToBatchNDLayer
 from .base import NeonMixin, register, size
 from .movement import NeonMove, item_bytes
 

@@ -2,8 +2,9 @@
 one native CopyPlan built from the cpu kernel's views (see movement.py)."""
 from __future__ import annotations
 
-from ...cpu.ops.slice_split import (PackLayer, SliceLayer, SplitLayer, SplitVLayer,
-                                    StridedSliceLayer, UnpackLayer)
+from ...cpu.ops.concat import PackLayer
+from ...cpu.ops.slice import SliceLayer, StridedSliceLayer
+from ...cpu.ops.split import SplitLayer, SplitVLayer, UnpackLayer
 from .base import register
 from .movement import NeonMove
 

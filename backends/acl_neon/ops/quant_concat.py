@@ -13,7 +13,7 @@ import numpy as np
 from ....core.ops.forms import quantized
 from ....core.quant import qmath
 from ....core.ops.quant_base import U8
-from ...cpu.ops.quant.qconcat import QConcat
+from ...cpu.ops.quant.qconcat import QConcatLayer as QConcat
 from .. import native
 from .movement import NeonMove, concat_views, copy_steps
 from .base import register

@@ -1,7 +1,7 @@
 """Reshape, Squeeze, ExpandDims: the bytes move unchanged (a native threaded copy)."""
 from __future__ import annotations
 
-from ...cpu.ops.shape_ops import ReshapeLayer
+from ...cpu.ops.reshape import ReshapeLayer
 from .base import NeonMixin, register
 
 

@@ -5,8 +5,8 @@ import heapq
 
 import numpy as np
 
+from ....core.ops.movement import MoveKernel, copy_checked
 from .common import F32, CpuKernel, register
-from .slice_split import MoveKernel, copy_checked
 
 
 def non_max_suppression(boxes: np.ndarray, scores: np.ndarray, max_out: int, iou_thr: float,
