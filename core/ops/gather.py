@@ -1,7 +1,7 @@
 """GATHER, GATHER_ND and EMBEDDING_LOOKUP of float tables (TFLite's gather.cc, gather_nd.cc,
 embedding_lookup.cc). Indices are data: they are read in every run, and out-of-range indices
 fail the run, as they fail TFLite's invoke. EMBEDDING_LOOKUP's hybrid form (an int8 table with
-scales) is another kernel's (backends/cpu/ops/hybrid_more.py)."""
+scales) is another kernel's."""
 from __future__ import annotations
 
 import numpy as np
