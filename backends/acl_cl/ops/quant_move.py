@@ -1,16 +1,15 @@
 """Quantized 8-bit Reshape / Squeeze / ExpandDims (a byte copy: input and output must carry the
-same scale and zero point), Concat (bytes copied; uint8 inputs whose parameters differ from the
-output's are requantized through a 256-entry table built by the cpu kernel's own float32
-arithmetic, backends/cpu/ops/quant/qconcat.py, so results are identical). (Pool2D AVERAGE /
-MAX: quant_pool2d.py.)"""
+same scale and zero point; float form: reshape.py), Concat (bytes copied; uint8 inputs whose
+parameters differ from the output's are requantized through a 256-entry table of
+core/ops/concat.py's float32 arithmetic, the cpu kernel's, so results are identical; float
+form: concat.py). (Pool2D AVERAGE / MAX: quant_pool2d.py.)"""
 from __future__ import annotations
 
 import numpy as np
 
-from ....core.quant import qmath
-from ...cpu.ops.quant.qconcat import QConcat
+from ....core.ops.concat import QConcatBase, requant_table
 from .common import same_quant
-from .data_movement import ReshapeLayer
+from .reshape import ReshapeLayer
 from .quant_common import U8, QClKernel, quantized_8bit, register
 
 
@@ -29,7 +28,7 @@ class QReshapeLayer(QClKernel, ReshapeLayer):
 
 @register("Concat", when=quantized_8bit)
 class QConcatLayer(QClKernel):
-    cpu_class = QConcat
+    cpu_class = QConcatBase
 
     @classmethod
     def check_params(cls, op, graph):
@@ -46,14 +45,9 @@ class QConcatLayer(QClKernel):
         return True, ""
 
     def validate(self) -> None:
-        self.rescale = self.shadow().rescale       # per input: None or float32 (scale, bias)
-
-    def table(self, s, bias) -> np.ndarray:
-        """The cpu kernel's requantization of every uint8 value (qconcat.QConcat.run)."""
-        v = np.arange(256, dtype=np.uint8)
-        r = qmath.round_half_away(v.astype(np.float32) * s + bias)
-        zp = int(self.outputs[0].quant.zero_point[0])
-        return np.clip(r.astype(np.int64) + zp, 0, 255).astype(np.uint8)
+        shadow = self.shadow()
+        self.rescale = shadow.rescale       # per input: None or float32 (scale, bias)
+        self.zp = shadow.zp                 # the output's zero point
 
     def setup(self) -> None:
         y = self.outputs[0]
@@ -67,7 +61,7 @@ class QConcatLayer(QClKernel):
             cols = (t.shape[axis] if t.shape else 1) * inner
             if t.size:
                 tab = self.const_buffer(np.arange(256, dtype=np.uint8) if r is None
-                                        else self.table(*r))
+                                        else requant_table(*r, self.zp))
                 self.tables_.append(tab)
                 self.launch(self.kernel("quant.cl", "qcopy_rows"), (t.size,), None, t.buffer,
                             y.buffer, tab, np.int32(cols), np.int32(dst_cols), np.int32(col),

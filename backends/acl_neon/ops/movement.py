@@ -1,22 +1,19 @@
-"""Data movement on acl_neon: TRANSPOSE, CONCATENATION, PAD / PADV2, DEPTH_TO_SPACE,
-SPACE_TO_DEPTH (more in movement_slice / movement_gather).
+"""The base of acl_neon's data-movement kernels (transpose.py, concat.py, pad.py, slice.py,
+split.py, space_depth.py, space_batch.py).
 
 Each kernel describes its output in prepare() as NumPy views of its input and output buffers
-(the same views the cpu kernel copies with np.copyto); `NeonMove.plan` turns them into one
-native CopyPlan (byte offsets and strides, checked against the buffer sizes once), and run()
-is one native call on the tensors' current buffers. Values move unchanged, so quantized
-operands are accepted where the cpu kernel copies them; forms the cpu computes otherwise
-(requantizing concatenation) and computed parameters stay on cpu.
+(the views core/ops/ builds, the ones the cpu kernel copies with np.copyto); `NeonMove.plan`
+turns them into one native CopyPlan (byte offsets and strides, checked against the buffer sizes
+once), and run() is one native call on the tensors' current buffers. Values move unchanged, so
+quantized operands are accepted where the values are copied; forms computed otherwise
+(requantizing concatenation) and computed parameters are refused (cpu runs them).
 """
 from __future__ import annotations
 
 import numpy as np
 
 from ....core.ops.forms import quantized
-from ...cpu.ops import kernels as cpu_kernels
-from ...cpu.ops.shape_ops import (ConcatLayer, DepthToSpaceLayer, PadLayer, SpaceToDepthLayer,
-                                  TransposeLayer)
-from .base import NeonMixin, register
+from .base import NeonMixin
 
 
 def _addr(a: np.ndarray) -> int:
@@ -50,13 +47,26 @@ def fill_steps(di: int, value: bytes, dbase: np.ndarray, dst: np.ndarray) -> lis
              value[j * e:(j + 1) * e]) for j in range(dst.itemsize // e)]
 
 
+def item_bytes(value, dtype: np.dtype) -> bytes:
+    """`value` as one item of `dtype` (a fill step's bytes)."""
+    return np.asarray(value).astype(dtype).reshape(()).tobytes()
+
+
+def neon_form(base: type) -> type:
+    """The core quantized base `base` (core/ops' Q<Op>Base) refusing under acl_neon's name."""
+    return type(base.__name__, (base,), {"backend_id": "acl_neon", "__module__": __name__})
+
+
 class NeonMove(NeonMixin):
     """A data-movement kernel running one native CopyPlan. `const_inputs`: parameter inputs
-    acl_neon needs constant (the plan is built once); computed ones leave the op to cpu."""
+    acl_neon needs constant (the plan is built once); computed ones leave the op to cpu.
+    `quantized_form`: where the op has a quantized form with TFLite's own checks, its core base
+    (as `neon_form` names it): a quantized op must pass them."""
 
     native_group = "movement"
     float_only = False
     const_inputs: tuple[int, ...] = ()
+    quantized_form: type | None = None
 
     @classmethod
     def supports(cls, op, graph):
@@ -68,16 +78,16 @@ class NeonMove(NeonMixin):
         ok, why = super().supports(op, graph)
         if not ok:
             return ok, why
-        q = cpu_kernels.match(op, graph)
-        if q is not None and q.when is quantized:   # the cpu's quantized form decides which
-            ok, why = q.cls.supports(op, graph)     # quantized forms exist
+        if cls.quantized_form is not None and quantized(op, graph):
+            ok, why = cls.quantized_form.supports(op, graph)    # which quantized forms exist
             if not ok:
-                return False, why.replace("cpu", "acl_neon", 1)
+                return False, why
             return cls.quant_copy(op, graph)
         return True, ""
 
     # Where set: the quantized op moves values unchanged only when its inputs `quant_inputs`
-    # picks have the output's scale and zero point (cpu requantizes), else it is refused so.
+    # picks have the output's scale and zero point (else they are requantized), else it is
+    # refused so.
     requant_refusal = ""
 
     @classmethod
@@ -86,7 +96,7 @@ class NeonMove(NeonMixin):
 
     @classmethod
     def quant_copy(cls, op, graph) -> tuple[bool, str]:
-        """Whether the quantized op moves values unchanged (else cpu computes it)."""
+        """Whether the quantized op moves values unchanged (else it is refused)."""
         if cls.requant_refusal and not all(cls.same_quant(graph, i, op.outputs[0])
                                            for i in cls.quant_inputs(op) if i >= 0):
             return False, cls.requant_refusal
@@ -98,8 +108,8 @@ class NeonMove(NeonMixin):
         return qa is not None and qb is not None and \
             np.array_equal(qa.scale, qb.scale) and np.array_equal(qa.zero_point, qb.zero_point)
 
-    def cpu_prepare(self) -> None:
-        """The cpu kernel's prepare() (its views; its compile-time checks)."""
+    def core_prepare(self) -> None:
+        """The core base's prepare() (its views; its compile-time checks)."""
         super(NeonMove, self).prepare()
 
     def prepare(self) -> None:
@@ -134,112 +144,3 @@ class NeonMove(NeonMixin):
             raise ValueError(self.error)
         self.copy.run([t.buffer for t in self.src_tensors],
                       [t.buffer for t in self.dst_tensors], self.threads)
-
-
-def concat_views(srcs: list, out: np.ndarray, axis: int) -> list[tuple]:
-    """(input position, input array, the output slice it fills) per input of a concatenation
-    along `axis`; ValueError when the inputs do not fill the output exactly."""
-    views, start = [], 0
-    lead = (slice(None),) * axis
-    for k, src in enumerate(srcs):
-        n = src.shape[axis] if src.ndim else 1
-        views.append((k, src, out[lead + (slice(start, start + n),)]))
-        start += n
-    if start != (out.shape[axis] if out.ndim else 1):
-        raise ValueError(f"inputs fill {start} of the output's {out.shape[axis]} along axis "
-                         f"{axis}")
-    return views
-
-
-def item_bytes(value, dtype: np.dtype) -> bytes:
-    return np.asarray(value).astype(dtype).reshape(()).tobytes()
-
-
-@register("Transpose")
-class NeonTranspose(NeonMove, TransposeLayer):
-    const_inputs = (1,)
-
-    def build(self) -> None:
-        x, out = self.buf(0), self.out
-        self.plan([self.inputs[0]], [self.outputs[0]], [(0, 0, x.transpose(self.perm), out)])
-
-
-@register("Concat")
-class NeonConcat(NeonMove, ConcatLayer):
-    quantized = True      # the quantized forms are sorted out in quant_copy
-    requant_refusal = ("acl_neon requantizes uint8 CONCATENATION inputs only (quant_concat); "
-                       "int8/int16 inputs with other parameters run on cpu")
-
-    @classmethod
-    def supports(cls, op, graph):
-        ok, why = super().supports(op, graph)
-        if ok and op.params.get("fused_activation_function") not in (None, "NONE"):
-            return False, "acl_neon CONCATENATION has no fused activation"
-        return ok, why
-
-    def build(self) -> None:
-        srcs = [t.buffer for t in self.inputs]
-        steps = [(k, 0, src, dst) for k, src, dst in concat_views(srcs, self.out, self.axis)]
-        self.plan(list(self.inputs), [self.outputs[0]], steps)
-
-
-@register("Pad", "PadV2")
-class NeonPad(NeonMove, PadLayer):
-    """The border is filled (the constant, or a copy from a computed constant_values with
-    zero strides), the interior copied."""
-
-    const_inputs = (1,)
-    requant_refusal = ("acl_neon pads quantized tensors only when the input (and "
-                       "constant_values) have the output's scale and zero point")
-
-    @classmethod
-    def quant_inputs(cls, op) -> list[int]:
-        return [op.inputs[0]] + list(op.inputs[2:3])
-
-    def prepare(self) -> None:
-        PadLayer.prepare(self)      # checks the paddings against the shapes (compile error)
-        super().prepare()
-
-    def build(self) -> None:
-        x, out = self.buf(0), self.out
-        y = self.outputs[0]
-        value = self.value
-        if len(self.inputs) <= 2 and y.quant is not None and out.dtype.kind in "iu":
-            value = int(y.quant.zero_point[0])      # PAD: the output's zero point
-        srcs = [self.inputs[0]]
-        if value is None:           # computed constant_values: copied in every run
-            srcs.append(self.inputs[2])
-            vsrc = self.buf(2).reshape(-1)[:1]
-        steps = [(0, 0, x, self.interior)]
-        inner: tuple = ()
-        for d, (a, b) in enumerate(self.pads.tolist()):
-            for part in (slice(0, a), slice(a + x.shape[d], out.shape[d])):
-                region = out[inner + (part,)]
-                if region.size == 0:
-                    continue
-                if value is None:
-                    src = np.lib.stride_tricks.as_strided(vsrc, region.shape,
-                                                          (0,) * region.ndim)
-                    steps.append((1, 0, src, region))
-                else:
-                    steps.append((None, 0, item_bytes(value, out.dtype), region))
-            inner += (slice(a, a + x.shape[d]),)
-        self.plan(srcs, [y], steps)
-
-
-class NeonBlockMove(NeonMove):
-    """DEPTH_TO_SPACE / SPACE_TO_DEPTH: the cpu kernel's views (self.src, self.dst)."""
-
-    def build(self) -> None:
-        self.cpu_prepare()
-        self.plan([self.inputs[0]], [self.outputs[0]], [(0, 0, self.src, self.dst)])
-
-
-@register("DepthToSpace")
-class NeonDepthToSpace(NeonBlockMove, DepthToSpaceLayer):
-    pass
-
-
-@register("SpaceToDepth")
-class NeonSpaceToDepth(NeonBlockMove, SpaceToDepthLayer):
-    pass

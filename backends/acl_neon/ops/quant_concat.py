@@ -1,43 +1,32 @@
 """uint8 CONCATENATION whose inputs' scales or zero points differ from the output's, on
-acl_neon: the cpu kernel's validation and requantization constants (qconcat.QConcat: TFLite's
+acl_neon: core/ops/concat.py's validation and requantization constants (QConcatBase: TFLite's
 ConcatenationWithScaling, float32 round(q * s + bias) + zp), tabulated over the 256 input codes
-(the table is the cpu formula evaluated on every code, so bit-exact with it), applied natively
-(lut8 of module _quant) into scratch copies, then one native strided copy (movement's CopyPlan)
-into the output. Concatenations whose inputs all carry the output's parameters are plain copies
-(movement.NeonConcat).
+(`requant_table`: the same formula evaluated on every code, so bit-exact with it), applied
+natively (lut8 of module _quant) into scratch copies, then one native strided copy (movement's
+CopyPlan) into the output. Concatenations whose inputs all carry the output's parameters are
+plain copies (concat.py's ConcatLayer).
 """
 from __future__ import annotations
 
-import numpy as np
-
+from ....core.ops.concat import QConcatBase, requant_table
 from ....core.ops.forms import quantized
-from ....core.quant import qmath
 from ....core.ops.quant_base import U8
-from ...cpu.ops.quant.qconcat import QConcat
 from .. import native
-from .movement import NeonMove, concat_views, copy_steps
 from .base import register
+from .concat import concat_views
+from .movement import NeonMove, copy_steps
 from .quant import QuantNeon
-
-F32 = np.float32
-
-
-def requant_table(scale: np.float32, bias: np.float32, zp: int) -> np.ndarray:
-    """QConcat.run's requantization of every uint8 code (the same numpy float32 arithmetic)."""
-    v = qmath.round_half_away(np.arange(256, dtype=np.int64).astype(U8).astype(F32) * scale
-                              + bias)
-    return qmath.clamp_cast(v.astype(np.int64) + zp, 0, 255, U8)
 
 
 def requantizing(op, graph) -> bool:
     """A quantized CONCATENATION with an input whose scale or zero point differs from the
-    output's (the other quantized ones are plain copies: movement.NeonConcat)."""
+    output's (the other quantized ones are plain copies: concat.ConcatLayer)."""
     return quantized(op, graph) and \
         not all(NeonMove.same_quant(graph, i, op.outputs[0]) for i in op.inputs)
 
 
 @register("Concat", when=requantizing)
-class NeonQConcatRequant(QuantNeon, QConcat):
+class QConcatLayer(QuantNeon, QConcatBase):
     also_needs = ("movement",)       # the strided copy after the per-input tables
 
     @classmethod
@@ -52,7 +41,7 @@ class NeonQConcatRequant(QuantNeon, QConcat):
         return True, ""
 
     def prepare(self) -> None:
-        QConcat.prepare(self)       # self.srcs: input buffers, scratch for the requantized
+        QConcatBase.prepare(self)   # self.srcs: input buffers, scratch for the requantized
         self.tables = [None if r is None else requant_table(r[0], r[1], self.zp)
                        for r in self.rescale]
         out = self.outputs[0].buffer

@@ -1,7 +1,8 @@
-"""Reshape, Squeeze, ExpandDims: the bytes move unchanged (a native threaded copy)."""
+"""RESHAPE, SQUEEZE, EXPAND_DIMS on acl_neon: the bytes move unchanged (a native threaded
+copy); checks: core/ops/reshape.py."""
 from __future__ import annotations
 
-from ...cpu.ops.shape_ops import ReshapeLayer
+from ....core.ops.reshape import ReshapeBase
 from .base import NeonMixin, register
 
 
@@ -13,5 +14,5 @@ class NeonCopy(NeonMixin):
 
 
 @register("Reshape", "Squeeze", "ExpandDims")
-class NeonReshape(NeonCopy, ReshapeLayer):
+class ReshapeLayer(NeonCopy, ReshapeBase):
     pass

@@ -5,7 +5,7 @@ import numpy as np
 
 from ....core.ops.arg_min_max import ArgMinMaxBase
 from .common import register
-from .slice_split import copy_checked
+from ....core.ops.movement import copy_checked
 
 
 @register("ArgMinMax")

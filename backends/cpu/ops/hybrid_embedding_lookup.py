@@ -1,7 +1,7 @@
 """Hybrid EMBEDDING_LOOKUP: rows of an int8 table with a per-tensor or per-row scale, gathered
 and dequantized to float32 (TFLite's embedding_lookup.cc EvalHybrid).
 
-Float form: segment_scatter.py (EmbeddingLookupLayer).
+Float form: gather.py (EmbeddingLookupLayer).
 """
 from __future__ import annotations
 

@@ -5,7 +5,7 @@ import numpy as np
 
 from ....core.ops.topk_v2 import TopKV2Base
 from .common import register
-from .slice_split import copy_checked
+from ....core.ops.movement import copy_checked
 
 
 @register("TopKV2")

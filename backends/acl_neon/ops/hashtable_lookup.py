@@ -1,15 +1,16 @@
-"""HASHTABLE_LOOKUP on acl_neon (module _extra): one native call per run, binary search and
-row copies with the GIL released, lookups split over threads. The cpu kernel validates; any
-value dtype (quantized ones included: rows move unchanged). Empty key tables stay on cpu."""
+"""HASHTABLE_LOOKUP on acl_neon (module _lookup): one native call per run, binary search and
+row copies with the GIL released, lookups split over threads. core/ops/hashtable_lookup.py
+validates; any value dtype (quantized ones included: rows move unchanged). Empty key tables
+stay on cpu."""
 from __future__ import annotations
 
 from ....core.ir import Graph, Operation
-from ...cpu.ops.hashtable_lookup import HashtableLookupLayer
+from ....core.ops.hashtable_lookup import HashtableLookupBase
 from .base import NeonMixin, register
 
 
 @register("HashtableLookup")
-class NeonHashtableLookup(NeonMixin, HashtableLookupLayer):
+class HashtableLookupLayer(NeonMixin, HashtableLookupBase):
     native_group = "lookup"
     float_only = False
 

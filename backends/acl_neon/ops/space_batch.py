@@ -1,17 +1,13 @@
-"""Index-driven and block data movement on acl_neon: GATHER, EMBEDDING_LOOKUP, ONE_HOT (native
-gather / one-hot kernels; indices are checked in native code before anything is read, an
-out-of-range index fails the run), SPACE_TO_BATCH_ND and BATCH_TO_SPACE_ND (one CopyPlan: a
-strided copy per block offset)."""
+"""SPACE_TO_BATCH_ND and BATCH_TO_SPACE_ND on acl_neon: one native CopyPlan (see movement.py),
+a strided copy per block offset; block shape and paddings/crops must be constant (checks:
+core/ops/space_batch.py)."""
 from __future__ import annotations
 
 import itertools
 
-from ...cpu.ops.dynamic_ops import OneHotLayer
-from ...cpu.ops.gather_select import GatherLayer
-from ...cpu.ops.misc_ops import BatchToSpaceNDLayer, SpaceToBatchNDLayer
-from ...cpu.ops.segment_scatter import EmbeddingLookupLayer
-from .base import NeonMixin, register, size
-from .movement import NeonMove, item_bytes
+from ....core.ops.space_batch import BatchToSpaceNDBase, QSpaceToBatchNDBase, SpaceToBatchNDBase
+from .base import register, size
+from .movement import NeonMove, item_bytes, neon_form
 
 
 def _ceil_div(a: int, b: int) -> int:
@@ -38,69 +34,6 @@ def block_windows(block: list[int], pads: list[tuple[int, int]], window_dims, st
             yield combo, tuple(window), tuple(strided)
 
 
-@register("Gather")
-class NeonGather(NeonMixin, GatherLayer):
-    native_group = "movement"
-    float_only = False
-
-    def prepare(self) -> None:
-        GatherLayer.prepare(self)       # batch, limit, n_idx
-        params = self.buf(0)
-        axis = self.axis % params.ndim
-        b = self.batch_dims + self.buf(1).ndim if self.batch_dims < 0 else self.batch_dims
-        self.outer = size(params.shape[b:axis])
-        self.row_bytes = size(params.shape[axis + 1:]) * params.itemsize
-
-    def run(self) -> None:
-        self.lib.gather(self.inputs[0].buffer, self.inputs[1].buffer, self.outputs[0].buffer,
-                        self.batch, self.outer, self.limit, self.n_idx, self.row_bytes,
-                        self.threads)
-
-
-@register("EmbeddingLookup")
-class NeonEmbeddingLookup(NeonMixin, EmbeddingLookupLayer):
-    native_group = "movement"
-
-    def prepare(self) -> None:
-        ids, table = self.buf(0), self.buf(1)
-        self.error = None       # shapes that do not fit fail the run, as on cpu
-        if self.out.shape != (ids.size,) + table.shape[1:]:
-            self.error = f"output {self.out.shape} does not hold {ids.size} rows of " \
-                f"{table.shape[1:]}"
-        self.n = ids.size
-        self.rows = table.shape[0]
-        self.row_bytes = size(table.shape[1:]) * table.itemsize
-
-    def run(self) -> None:
-        if self.error:
-            raise ValueError(self.error)
-        self.lib.gather(self.inputs[1].buffer, self.inputs[0].buffer, self.outputs[0].buffer,
-                        1, 1, self.rows, self.n, self.row_bytes, self.threads)
-
-
-@register("OneHot")
-class NeonOneHot(NeonMixin, OneHotLayer):
-    native_group = "movement"
-    float_only = False
-
-    def prepare(self) -> None:
-        idx, out = self.buf(0), self.out
-        axis = int(self.op.params.get("axis", -1)) % out.ndim
-        self.outer = size(idx.shape[:axis])
-        self.inner = size(idx.shape[axis:])
-        self.depth = out.shape[axis]
-        self.error = None       # shapes that do not fit fail the run, as on cpu
-        if out.size != self.outer * self.depth * self.inner:
-            self.error = f"output {out.shape} does not fit indices {idx.shape}"
-
-    def run(self) -> None:
-        if self.error:
-            raise ValueError(self.error)
-        self.lib.one_hot(self.inputs[0].buffer, self.inputs[2].buffer, self.inputs[3].buffer,
-                         self.outputs[0].buffer, self.outer, self.depth, self.inner,
-                         self.threads)
-
-
 class NeonBlock(NeonMove):
     const_inputs = (1, 2)
 
@@ -112,10 +45,11 @@ class NeonBlock(NeonMove):
 
 
 @register("SpaceToBatchND")
-class NeonSpaceToBatchND(NeonBlock, SpaceToBatchNDLayer):
+class SpaceToBatchNDLayer(NeonBlock, SpaceToBatchNDBase):
     """out[(k_1 .. k_m) * B + n, o_1 .. o_m, r] = padded x[n, o_1 b_1 + k_1, ..., r]: per block
     offset k, a strided slice of x into a window of the output; the padding is filled."""
 
+    quantized_form = neon_form(QSpaceToBatchNDBase)
     requant_refusal = "acl_neon SPACE_TO_BATCH_ND needs equal input/output parameters"
 
     @classmethod
@@ -136,17 +70,14 @@ class NeonSpaceToBatchND(NeonBlock, SpaceToBatchNDLayer):
         view = out.reshape(block + [x.shape[0]] + outs + rest)
         steps = []
         if any(a or b for a, b in pads):
-            q = self.outputs[0].quant
-            fill = int(q.zero_point.reshape(-1)[0]) if q is not None and \
-                out.dtype.kind in "iu" else 0
-            steps.append((None, 0, item_bytes(fill, out.dtype), out))
+            steps.append((None, 0, item_bytes(self.pad_value(), out.dtype), out))
         for combo, window, strided in block_windows(block, pads, outs, x.shape[1:1 + m]):
             steps.append((0, 0, x[strided], view[combo][window]))
         self.plan([self.inputs[0]], [self.outputs[0]], steps)
 
 
 @register("BatchToSpaceND")
-class NeonBatchToSpaceND(NeonBlock, BatchToSpaceNDLayer):
+class BatchToSpaceNDLayer(NeonBlock, BatchToSpaceNDBase):
     """out[n, s_1 b_1 + k_1 - crop_1, ..., r] = x[(k_1 .. k_m) * N + n, s_1 .. s_m, r]: per
     block offset k, a window of x into a strided slice of the output."""
 
