@@ -1,5 +1,5 @@
-"""GATHER, GATHER_ND, SELECT, SELECT_V2. Indices are read in every run (they are data);
-out-of-range indices fail the run, as they fail TFLite's invoke."""
+"""GATHER, GATHER_ND. Indices are read in every run (they are data); out-of-range indices fail
+the run, as they fail TFLite's invoke. SELECT, SELECT_V2: select.py."""
 from __future__ import annotations
 
 import numpy as np
@@ -85,47 +85,3 @@ class GatherNDLayer(MoveKernel):
             return
         flat = np.ravel_multi_index(tuple(idx.T), self.dims)   # raises when out of range
         np.take(self.src, flat, axis=0, out=self.dst, mode="clip")
-
-
-class SelectBase(MoveKernel):
-    data = 1
-
-    def validate(self) -> None:
-        if self.inputs[0].dtype != np.bool_:
-            raise self.fail(f"the condition must be bool, not {self.inputs[0].dtype}")
-        if self.inputs[1].dtype != self.inputs[2].dtype:
-            raise self.fail(f"x and y differ in dtype: {self.inputs[1].dtype}, "
-                            f"{self.inputs[2].dtype}")
-        self.check_same_dtype(1)
-
-    def cond(self) -> np.ndarray:
-        return self.buf(0)
-
-    def prepare(self) -> None:
-        self.c, self.x, self.y = self.cond(), self.buf(1), self.buf(2)
-        try:
-            np.broadcast_shapes(self.c.shape, self.x.shape, self.y.shape, self.out.shape)
-        except ValueError:
-            raise self.fail(f"condition {self.c.shape}, x {self.x.shape} and y {self.y.shape} "
-                            f"do not broadcast to {self.out.shape}") from None
-
-    def run(self) -> None:
-        out = self.outputs[0].buffer
-        np.copyto(out, self.y)
-        np.copyto(out, self.x, where=self.c)
-
-
-@register("SelectV2")
-class SelectV2Layer(SelectBase):
-    """out = where(condition, x, y), all three broadcast."""
-
-
-@register("Select")
-class SelectLayer(SelectBase):
-    """out = where(condition, x, y); a rank-1 condition picks whole rows of x or y."""
-
-    def cond(self) -> np.ndarray:
-        c, x = self.buf(0), self.buf(1)
-        if c.ndim == 1 and x.ndim > 1:
-            return c.reshape(c.shape + (1,) * (x.ndim - 1))
-        return c
