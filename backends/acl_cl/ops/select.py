@@ -1,4 +1,5 @@
-"""Gather, EmbeddingLookup, Comparison (-> bool), LOGICAL_AND/OR, ArgMinMax, OneHot, TopKV2.
+"""Gather, EmbeddingLookup, ArgMinMax, OneHot, TopKV2. (Comparison and LOGICAL_AND/OR:
+elementwise.py.)
 
 Gather/EmbeddingLookup read computed indices on the device; an index out of range fails the
 run as it fails TFLite's invoke: the kernel raises a flag that run() reads back (one small
@@ -8,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ....errors import ExecutionError
-from .common import BOOL, F32, INDEX, ByteKernel, ClKernel, bcast_meta, register
+from .common import F32, INDEX, ByteKernel, ClKernel, register
 
 I64 = np.dtype(np.int64)
 IDX_TYPE = {np.dtype(np.int16): "short", np.dtype(np.int32): "int", I64: "long"}
@@ -81,45 +82,6 @@ class EmbeddingLookupLayer(IndexCheck):
         inner = int(np.prod(table.shape[1:], dtype=np.int64))
         if y.size:
             self.checked_gather(table, ids, y, table.shape[0], ids.size, inner)
-
-
-COMPARE = {"EQUAL": 0, "NOT_EQUAL": 1, "GREATER": 2, "GREATER_EQUAL": 3, "LESS": 4,
-           "LESS_EQUAL": 5}
-
-
-class BroadcastLayer(ClKernel):
-    """y = a (op) b with broadcasting over rank <= 6: `kernel_name` of extra.cl, `code()`."""
-
-    kernel_name: str
-
-    def code(self) -> int:
-        raise NotImplementedError
-
-    def setup(self) -> None:
-        a, b, y = self.inputs[0], self.inputs[1], self.outputs[0]
-        if len(y.shape) > 6:
-            raise self.fail("broadcasting over rank > 6")
-        self.meta = self.const_buffer(bcast_meta(a.shape, b.shape, y.shape))
-        self.launch(self.kernel("extra.cl", self.kernel_name), (y.size,), None, a.buffer,
-                    b.buffer, y.buffer, self.meta, np.int32(self.code()), np.int32(y.size))
-
-
-@register(*(f"Comparison.{k}" for k in COMPARE))
-class ComparisonLayer(BroadcastLayer):
-    out_types = BOOL
-    kernel_name = "compare_bcast"
-
-    def code(self) -> int:
-        return COMPARE[self.op.subtype]
-
-
-@register("ElementwiseBinary.LOGICAL_AND", "ElementwiseBinary.LOGICAL_OR")
-class LogicalLayer(BroadcastLayer):
-    in_types = out_types = BOOL
-    kernel_name = "logical_bcast"
-
-    def code(self) -> int:
-        return self.op.subtype == "LOGICAL_OR"
 
 
 @register("ArgMinMax")

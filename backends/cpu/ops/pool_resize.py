@@ -1,5 +1,4 @@
-"""AVERAGE_POOL_2D / MAX_POOL_2D / L2_POOL_2D, PRELU, RESIZE_BILINEAR,
-RESIZE_NEAREST_NEIGHBOR."""
+"""AVERAGE_POOL_2D / MAX_POOL_2D / L2_POOL_2D, RESIZE_BILINEAR, RESIZE_NEAREST_NEIGHBOR."""
 from __future__ import annotations
 
 import numpy as np
@@ -45,14 +44,6 @@ class Pool2DLayer(CpuKernel):
                 out *= self.inv_count
         if self.act is not None:
             self.act(out)
-
-
-@register("PReLU")
-class PReLULayer(CpuKernel):
-    def run(self) -> None:
-        x, out = self.inputs[0].buffer, self.outputs[0].buffer
-        np.multiply(x, self.inputs[1].buffer, out=out)
-        np.copyto(out, x, where=x >= 0)
 
 
 def interpolation(out_size: int, in_size: int, align: bool, half: bool):
