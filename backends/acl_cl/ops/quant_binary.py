@@ -1,9 +1,10 @@
 """Quantized 8-bit BinaryArithmetic ADD / SUB / MUL and Softmax with the interpreter's integer
-results, from the cpu kernels' own precomputation run as a shadow:
-- ADD/SUB/MUL: the cpu kernel tabulates its exact arithmetic over all 65536 input pairs per
-  loop kind of TFLite's optimized kernels (backends/cpu/ops/quant/qpairtable.py) and computes
-  every output element's loop kind from the shapes (qbinary_math.loop_kinds); both are uploaded
-  once and the device gathers y = table[kind, a, b] with broadcasting.
+results, from the reference kernels' own precomputation run as a shadow:
+- ADD/SUB/MUL: the core bases (core/ops/binary_arithmetic.py QAddSubBase, QMulBase, which the cpu
+  kernels run too) tabulate their exact arithmetic over all 65536 input pairs per loop kind of
+  TFLite's optimized kernels (core/quant/qpairtable.py) and compute every output element's
+  loop kind from the shapes (qbinary_math.loop_kinds); both are uploaded once and the device
+  gathers y = table[kind, a, b] with broadcasting. Float form: elementwise.py.
 - Softmax (int8/uint8 input, same type or int16 output): the cpu kernel's float32 exp table
   (qsoftmax.softmax_exp_table); one work item per row sums in float32 left to right as it does,
   with fused multiply-adds off and correctly rounded division.
@@ -12,8 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...cpu.ops.quant.qbinary import QuantAddSubLayer
-from ...cpu.ops.quant.qmul import QuantMulLayer
+from ....core.ops.binary_arithmetic import QAddSubBase, QMulBase
 from ...cpu.ops.quant.qsoftmax import QSoftmax
 from . import quant_common as qc
 from .common import bcast_meta, check_act
@@ -24,7 +24,7 @@ I16 = np.dtype(np.int16)
 
 @register("BinaryArithmetic", when=quantized_8bit)
 class QBinaryLayer(QClKernel):
-    cpu_class = {"ADD": QuantAddSubLayer, "SUB": QuantAddSubLayer, "MUL": QuantMulLayer}
+    cpu_class = {"ADD": QAddSubBase, "SUB": QAddSubBase, "MUL": QMulBase}
 
     @classmethod
     def check_params(cls, op, graph):

@@ -1,10 +1,8 @@
-"""Quantized 8-bit pooling, ADD/SUB/MUL and TANH/LOGISTIC on acl_neon (module _quant).
+"""Quantized 8-bit pooling and TANH/LOGISTIC on acl_neon (module _quant).
 
 Pooling computes TFLite's integer average (valid taps, halves away from zero) and maximum
-natively; ADD/SUB of same-shape tensors are computed directly (csrc/quant/qadd.h); broadcast
-ADD/SUB and MUL gather from the cpu kernels' 65536-pair tables (qpairtable: the exact arithmetic
-evaluated on every pair of input values, per loop kind of TFLite's kernel); TANH and LOGISTIC
-gather from the cpu kernels' 256-entry tables. The results are the cpu kernels'.
+natively; TANH and LOGISTIC gather from the cpu kernels' 256-entry tables. The results are the
+cpu kernels'. Quantized ADD/SUB/MUL: quant_eltwise.py.
 """
 from __future__ import annotations
 
@@ -12,9 +10,7 @@ import numpy as np
 
 from ....core.ops.forms import quantized
 from ....core.ops.quant_base import I8, U8
-from ...cpu.ops.quant.qbinary import QuantAddSubLayer
 from ...cpu.ops.quant.qlut import QLogistic, QTanh
-from ...cpu.ops.quant.qmul import QuantMulLayer
 from ...cpu.ops.quant.qpool import QAveragePool2D, QMaxPool2D
 from .base import conv_geometry, register
 from .quant import QuantNeon
@@ -38,87 +34,6 @@ class NeonQAveragePool2D(_NeonQPool, QAveragePool2D):
 @register("Pool2D.MAX_POOL_2D", when=quantized)
 class NeonQMaxPool2D(_NeonQPool, QMaxPool2D):
     pass
-
-
-def broadcast_strides(in_shape, out_shape) -> list[int]:
-    """Element strides of a C-contiguous `in_shape` broadcast to the 4-D form of `out_shape`
-    (0 along broadcast axes)."""
-    ins = (1,) * (4 - len(in_shape)) + tuple(int(v) for v in in_shape)
-    outs = (1,) * (4 - len(out_shape)) + tuple(int(v) for v in out_shape)
-    strides, acc = [0] * 4, 1
-    for ax in range(3, -1, -1):
-        strides[ax] = acc if ins[ax] == outs[ax] and ins[ax] != 1 else 0
-        acc *= ins[ax]
-    return strides
-
-
-class _NeonTabulated(QuantNeon):
-    """The cpu kernel's pair table, gathered natively (8-bit inputs, rank <= 4)."""
-
-    @classmethod
-    def supports(cls, op, graph):
-        ok, why = super().supports(op, graph)
-        if ok and len(graph.operands[op.outputs[0]].shape) > 4:
-            return False, f"acl_neon quantized {op.subtype}: rank above 4"
-        return ok, why
-
-    def prepare(self) -> None:
-        super().prepare()                       # the loop kinds of this shape
-        a, b, y = self.inputs[0], self.inputs[1], self.outputs[0]
-        out4 = (1,) * (4 - len(y.shape)) + tuple(int(v) for v in y.shape)
-        kinds = None if self.kinds is None else np.ascontiguousarray(
-            np.broadcast_to(self.kinds, y.shape), U8).reshape(-1)
-        table = np.ascontiguousarray(self.table).view(U8).reshape(-1)
-        self.plan = self.lib.BinaryPlan(table, kinds, list(out4),
-                                        broadcast_strides(a.shape, y.shape),
-                                        broadcast_strides(b.shape, y.shape))
-
-    def run(self) -> None:
-        self.plan.run(self.inputs[0].buffer, self.inputs[1].buffer, self.outputs[0].buffer,
-                      self.threads)
-
-
-def add_params(k) -> dict:
-    """The native AddPlan parameters of a validated quantized ADD/SUB kernel `k`."""
-    width, shift_first = (0, False) if k.vec_flags is None else k.vec_flags[:2]
-    return {"zp1": k.zp1, "zp2": k.zp2, "zpo": k.zpo, "m1": k.m1, "e1": k.e1, "m2": k.m2,
-            "e2": k.e2, "mo": k.mo, "eo": k.eo, "lo": k.lo, "hi": k.hi, "sub": k.sub,
-            "signed": k.inputs[0].dtype == I8, "shift_first": bool(shift_first),
-            "width": int(width)}
-
-
-@register("BinaryArithmetic.ADD", "BinaryArithmetic.SUB", when=quantized)
-class NeonQAddSub(_NeonTabulated, QuantAddSubLayer):
-    """Same-shape operands: the arithmetic computed directly (csrc/quant/qadd.h: the optimized
-    ADD's vector lanes on the first n - n % width elements, the scalar code on the rest; SUB
-    scalar throughout); broadcast shapes gather from the pair tables."""
-
-    def prepare(self) -> None:
-        a, b, y = self.inputs[0], self.inputs[1], self.outputs[0]
-        self.direct = None
-        if tuple(a.shape) == tuple(b.shape) == tuple(y.shape) and not self.pot \
-                and self.left_shift == 20:
-            self.direct = self.lib.AddPlan(int(np.prod(y.shape, dtype=np.int64)),
-                                           add_params(self))
-        else:
-            super().prepare()
-
-    def run(self) -> None:
-        if self.direct is None:
-            super().run()
-        else:
-            self.direct.run(self.inputs[0].buffer, self.inputs[1].buffer,
-                            self.outputs[0].buffer, self.threads)
-
-
-@register("BinaryArithmetic.MUL", when=quantized)
-class NeonQMul(_NeonTabulated, QuantMulLayer):
-    @classmethod
-    def supports(cls, op, graph):
-        ok, why = super().supports(op, graph)
-        if ok and graph.operands[op.outputs[0]].dtype != graph.operands[op.inputs[0]].dtype:
-            return False, "acl_neon quantized MUL needs the output type of its inputs"
-        return ok, why
 
 
 class _NeonLut(QuantNeon):

@@ -4,8 +4,8 @@ ElementwiseActivation, ElementwiseUnary. Each writes straight into its output wi
 What every backend shares (dtypes per sub-type, the broadcasting check): core/ops/binary.py,
 binary_arithmetic.py, squared_difference.py, elementwise_binary.py, comparison.py,
 elementwise_activation.py, elementwise_unary.py. PReLU: prelu.py. Quantized forms:
-quant/qbinary.py (ADD, SUB), qmul.py, qdiv.py, qsqdiff.py, qcompare.py (comparisons, MAXIMUM,
-MINIMUM), qactivation.py, qlut.py, qlut2.py, qhardswish.py, qtanh16.py (activations and unary
+quant/qbinary_arithmetic.py (ADD, SUB, MUL, DIV), qsqdiff.py, qcompare.py (comparisons,
+MAXIMUM, MINIMUM), qactivation.py, qlut.py, qlut2.py, qhardswish.py, qtanh16.py (activations and unary
 ops) and convert.py (QUANTIZE)."""
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Quantized (int8/uint8/int16) kernels of the cpu backend, with TFLite's integer arithmetic.
 Importing the modules registers them in the cpu registry (`when=quantized`)."""
 from . import convert  # noqa: F401
-from . import qbinary  # noqa: F401
+from . import qbinary_arithmetic  # noqa: F401
 from . import qpool  # noqa: F401
 from . import qreduce  # noqa: F401
 from . import qresize  # noqa: F401
@@ -16,7 +16,6 @@ from . import qconv  # noqa: F401
 from . import qconv_dw  # noqa: F401
 from . import qsvdf  # noqa: F401
 from . import qlut2  # noqa: F401
-from . import qmul  # noqa: F401
 from . import qsqdiff  # noqa: F401
 from . import qhardswish  # noqa: F401
 from . import qsoftmax16  # noqa: F401
@@ -26,4 +25,3 @@ from . import qcompare  # noqa: F401
 from . import qactivation  # noqa: F401
 from . import qtanh16  # noqa: F401
 from . import qlogsoftmax  # noqa: F401
-from . import qdiv  # noqa: F401
