@@ -2,8 +2,8 @@
 RSQRT, SIN, SQRT, SQUARE, ZEROS_LIKE, SIGN): the unquantized form every backend shares, with the
 dtypes each sub-type accepts as TFLite's kernels do. Kernels: backends/cpu/ops/elementwise.py,
 backends/acl_neon/ops/eltwise.py, backends/acl_cl/ops/elementwise.py. Quantized forms (cpu):
-backends/cpu/ops/quant/qactivation.py (ABS, NEG), qlut.py (EXP, LOG, RSQRT, SQRT), qlut2.py
-(int8 RSQRT) and convert.py (QUANTIZE)."""
+backends/cpu/ops/quant/qunary.py (ABS, NEG, EXP, LOG, RSQRT, SQRT) and
+backends/cpu/ops/quant/quantize.py (QUANTIZE)."""
 from __future__ import annotations
 
 from .base import ANY, F32, OpKernel, dtypes

@@ -5,7 +5,7 @@ functions. Each kernel subclasses its op's core base (core/ops/binary_arithmetic
 elementwise_binary.py, squared_difference.py, prelu.py, comparison.py,
 elementwise_activation.py, elementwise_unary.py: the validation every backend shares) and
 builds a native plan in prepare(); run() is one native call. Other dtypes and sub-types stay on
-cpu. Quantized forms: quant_eltwise.py (ADD, SUB, MUL), quant_elem.py (TANH, LOGISTIC)."""
+cpu. Quantized forms: quant_eltwise.py."""
 from __future__ import annotations
 
 import numpy as np

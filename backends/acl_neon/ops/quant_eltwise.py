@@ -1,16 +1,18 @@
-"""Quantized 8-bit ADD/SUB/MUL on acl_neon (module _quant).
+"""Quantized 8-bit ADD/SUB/MUL and TANH/LOGISTIC on acl_neon (module _quant).
 
-The validation and the precomputation are core/ops's (binary_arithmetic.QAddSubBase, QMulBase),
-the very code of the cpu kernels, so the results are theirs: ADD/SUB of same-shape tensors are
-computed directly (csrc/quant/qadd.h); broadcast ADD/SUB and MUL gather from the 65536-pair
-tables (core/quant/qpairtable.py: the exact arithmetic evaluated on every pair of input values,
-per loop kind of TFLite's kernel). Float forms: eltwise.py.
+The validation and the precomputation are core/ops's (binary_arithmetic.QAddSubBase, QMulBase;
+elementwise_activation.QTanhBase, QLogisticBase), the very code of the cpu kernels, so the
+results are theirs: ADD/SUB of same-shape tensors are computed directly (csrc/quant/qadd.h);
+broadcast ADD/SUB and MUL gather from the 65536-pair tables (core/quant/qpairtable.py: the exact
+arithmetic evaluated on every pair of input values, per loop kind of TFLite's kernel); TANH and
+LOGISTIC gather from the 256-entry tables. Float forms: eltwise.py.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from ....core.ops.binary_arithmetic import QAddSubBase, QMulBase
+from ....core.ops.elementwise_activation import QLogisticBase, QTanhBase
 from ....core.ops.forms import quantized
 from ....core.ops.quant_base import I8, U8
 from .base import register
@@ -96,3 +98,21 @@ class QMulLayer(_NeonTabulated, QMulBase):
         if ok and graph.operands[op.outputs[0]].dtype != graph.operands[op.inputs[0]].dtype:
             return False, "acl_neon quantized MUL needs the output type of its inputs"
         return ok, why
+
+
+class _NeonLut(QuantNeon):
+    def prepare(self) -> None:
+        self.table8 = np.ascontiguousarray(self.table).view(U8).reshape(-1)
+
+    def run(self) -> None:
+        self.lib.lut8(self.table8, self.inputs[0].buffer, self.outputs[0].buffer, self.threads)
+
+
+@register("ElementwiseActivation.TANH", when=quantized)
+class QTanhLayer(_NeonLut, QTanhBase):
+    pass
+
+
+@register("ElementwiseActivation.LOGISTIC", when=quantized)
+class QLogisticLayer(_NeonLut, QLogisticBase):
+    pass

@@ -4,9 +4,10 @@ ElementwiseActivation, ElementwiseUnary. Each writes straight into its output wi
 What every backend shares (dtypes per sub-type, the broadcasting check): core/ops/binary.py,
 binary_arithmetic.py, squared_difference.py, elementwise_binary.py, comparison.py,
 elementwise_activation.py, elementwise_unary.py. PReLU: prelu.py. Quantized forms:
-quant/qbinary_arithmetic.py (ADD, SUB, MUL, DIV), qsqdiff.py, qcompare.py (comparisons,
-MAXIMUM, MINIMUM), qactivation.py, qlut.py, qlut2.py, qhardswish.py, qtanh16.py (activations and unary
-ops) and convert.py (QUANTIZE)."""
+quant/qbinary_arithmetic.py (ADD, SUB, MUL, DIV), quant/qsqdiff.py (SQUARED_DIFFERENCE),
+quant/qcompare.py (comparisons, MAXIMUM, MINIMUM), quant/qactivation.py, quant/qhardswish.py,
+quant/qtanh16.py (activations), quant/qunary.py (ABS, NEG, EXP, LOG, RSQRT, SQRT) and
+quant/quantize.py (QUANTIZE)."""
 from __future__ import annotations
 
 from typing import Callable

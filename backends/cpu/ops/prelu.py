@@ -1,5 +1,5 @@
 """PRELU on cpu: x >= 0 ? x : x * alpha, alpha broadcast against x (float32). Shared with the
-other backends: core/ops/prelu.py. Quantized form: quant/qactivation.py."""
+other backends: core/ops/prelu.py. Quantized form: quant/qprelu.py."""
 from __future__ import annotations
 
 import numpy as np
