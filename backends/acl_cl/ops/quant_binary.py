@@ -1,23 +1,23 @@
-"""Quantized 8-bit BinaryArithmetic ADD / SUB / MUL with the interpreter's integer results,
-from the cpu kernels' own precomputation run as a shadow: the cpu kernel tabulates its exact
-arithmetic over all 65536 input pairs per loop kind of TFLite's optimized kernels
-(backends/cpu/ops/quant/qpairtable.py) and computes every output element's loop kind from the
-shapes (qbinary_math.loop_kinds); both are uploaded once and the device gathers
-y = table[kind, a, b] with broadcasting. int16 inputs are refused (they run on cpu).
-(Softmax: quant_softmax.py.)"""
+"""Quantized 8-bit BinaryArithmetic ADD / SUB / MUL with the interpreter's integer results, from
+the reference kernels' own precomputation run as a shadow: the core bases
+(core/ops/binary_arithmetic.py QAddSubBase, QMulBase, which the cpu kernels run too) tabulate
+their exact arithmetic over all 65536 input pairs per loop kind of TFLite's optimized kernels
+(core/quant/qpairtable.py) and compute every output element's loop kind from the shapes
+(qbinary_math.loop_kinds); both are uploaded once and the device gathers
+y = table[kind, a, b] with broadcasting. int16 inputs are refused (they run on cpu). Float
+form: elementwise.py. (Softmax: quant_softmax.py.)"""
 from __future__ import annotations
 
 import numpy as np
 
-from ...cpu.ops.quant.qbinary import QuantAddSubLayer
-from ...cpu.ops.quant.qmul import QuantMulLayer
+from ....core.ops.binary_arithmetic import QAddSubBase, QMulBase
 from .common import bcast_meta, check_act
 from .quant_common import QClKernel, quantized_8bit, register
 
 
 @register("BinaryArithmetic", when=quantized_8bit)
 class QBinaryLayer(QClKernel):
-    cpu_class = {"ADD": QuantAddSubLayer, "SUB": QuantAddSubLayer, "MUL": QuantMulLayer}
+    cpu_class = {"ADD": QAddSubBase, "SUB": QAddSubBase, "MUL": QMulBase}
 
     @classmethod
     def check_params(cls, op, graph):

@@ -1,16 +1,22 @@
 """Float32 elementwise ops on acl_neon (native group `eltwise`): BinaryArithmetic (ADD, SUB,
 MUL, DIV with NumPy broadcasting and the fused clamp in the same pass), MAXIMUM / MINIMUM,
 SquaredDifference, PReLU, the comparisons (bool out), the activations and the unary math
-functions. Each kernel subclasses its cpu kernel (same validation) and builds a native plan in
-prepare(); run() is one native call. Other dtypes and sub-types stay on cpu."""
+functions. Each kernel subclasses its op's core base (core/ops/binary_arithmetic.py,
+elementwise_binary.py, squared_difference.py, prelu.py, comparison.py,
+elementwise_activation.py, elementwise_unary.py: the validation every backend shares) and
+builds a native plan in prepare(); run() is one native call. Other dtypes and sub-types stay on
+cpu. Quantized forms: quant_eltwise.py."""
 from __future__ import annotations
 
 import numpy as np
 
-from ...cpu.ops.elementwise import (BinaryArithmeticLayer, ComparisonLayer,
-                                    ElementwiseActivationLayer, ElementwiseBinaryLayer,
-                                    ElementwiseUnaryLayer, SquaredDifferenceLayer)
-from ...cpu.ops.pool_resize import PReLULayer
+from ....core.ops.binary_arithmetic import BinaryArithmeticBase
+from ....core.ops.comparison import ComparisonBase
+from ....core.ops.elementwise_activation import ElementwiseActivationBase
+from ....core.ops.elementwise_binary import ElementwiseBinaryBase
+from ....core.ops.elementwise_unary import ElementwiseUnaryBase
+from ....core.ops.prelu import PReLUBase
+from ....core.ops.squared_difference import SquaredDifferenceBase
 from .. import native
 from .base import F32, NeonMixin, clamp_range, register, size
 
@@ -102,12 +108,12 @@ class NeonBinaryBase(NeonEltwise):
 
 
 @register("BinaryArithmetic")
-class NeonBinaryArithmetic(NeonBinaryBase, BinaryArithmeticLayer):
+class BinaryArithmeticLayer(NeonBinaryBase, BinaryArithmeticBase):
     pass
 
 
 @register("ElementwiseBinary")
-class NeonElementwiseBinary(NeonBinaryBase, ElementwiseBinaryLayer):
+class ElementwiseBinaryLayer(NeonBinaryBase, ElementwiseBinaryBase):
     """MAXIMUM / MINIMUM (a > b ? a : b and a < b ? a : b, as TFLite)."""
 
     @classmethod
@@ -116,14 +122,14 @@ class NeonElementwiseBinary(NeonBinaryBase, ElementwiseBinaryLayer):
 
 
 @register("SquaredDifference")
-class NeonSquaredDifference(NeonBinaryBase, SquaredDifferenceLayer):
+class SquaredDifferenceLayer(NeonBinaryBase, SquaredDifferenceBase):
     @classmethod
     def op_name(cls, op) -> str:
         return "SquaredDifference"
 
 
 @register("PReLU")
-class NeonPReLU(NeonBinaryBase, PReLULayer):
+class PReLULayer(NeonBinaryBase, PReLUBase):
     """x >= 0 ? x : x * alpha, alpha broadcast against x."""
 
     @classmethod
@@ -141,7 +147,7 @@ class NeonPReLU(NeonBinaryBase, PReLULayer):
 
 
 @register("Comparison")
-class NeonComparison(NeonBinaryBase, ComparisonLayer):
+class ComparisonLayer(NeonBinaryBase, ComparisonBase):
     out_dtype = BOOL
 
 
@@ -157,7 +163,7 @@ class NeonUnaryBase(NeonEltwise):
 
 
 @register("ElementwiseActivation")
-class NeonActivation(NeonUnaryBase, ElementwiseActivationLayer):
+class ElementwiseActivationLayer(NeonUnaryBase, ElementwiseActivationBase):
     @classmethod
     def op_name(cls, op) -> str:
         if op.subtype == "GELU" and op.params.get("approximate", False):
@@ -166,5 +172,5 @@ class NeonActivation(NeonUnaryBase, ElementwiseActivationLayer):
 
 
 @register("ElementwiseUnary")
-class NeonUnary(NeonUnaryBase, ElementwiseUnaryLayer):
+class ElementwiseUnaryLayer(NeonUnaryBase, ElementwiseUnaryBase):
     pass

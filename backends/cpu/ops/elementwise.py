@@ -1,5 +1,13 @@
-"""Elementwise ops: BinaryArithmetic, ElementwiseBinary, Comparison, SquaredDifference,
-ElementwiseActivation, ElementwiseUnary. Each writes straight into its output with `out=`."""
+"""Elementwise ops on cpu: BinaryArithmetic, ElementwiseBinary, Comparison, SquaredDifference,
+ElementwiseActivation, ElementwiseUnary. Each writes straight into its output with `out=`.
+
+What every backend shares (dtypes per sub-type, the broadcasting check): core/ops/binary.py,
+binary_arithmetic.py, squared_difference.py, elementwise_binary.py, comparison.py,
+elementwise_activation.py, elementwise_unary.py. PReLU: prelu.py. Quantized forms:
+quant/qbinary_arithmetic.py (ADD, SUB, MUL, DIV), quant/qsqdiff.py (SQUARED_DIFFERENCE),
+quant/qcompare.py (comparisons, MAXIMUM, MINIMUM), quant/qactivation.py, quant/qhardswish.py,
+quant/qtanh16.py (activations), quant/qunary.py (ABS, NEG, EXP, LOG, RSQRT, SQRT) and
+quant/quantize.py (QUANTIZE)."""
 from __future__ import annotations
 
 from typing import Callable
@@ -7,41 +15,24 @@ from typing import Callable
 import numpy as np
 
 from ....core.backend.quantization import channel_axis, dequantize
-from .common import ANY, CpuKernel, clamp_activation, dtypes, register
-
-BOOL = dtypes("bool")
-U8 = dtypes("uint8")
-F32 = dtypes("float32")
-F32_I32 = dtypes("float32", "int32")
-INTS = dtypes("int32", "int64", "int16", "int8")
-ORDERED = dtypes("float32", "int32", "int64", "int16")
-# What each sub-type accepts, as TFLite's kernels do for unquantized tensors (int8/uint8
-# arithmetic and comparisons there are quantized-only).
-BINARY_DTYPES = {
-    "ADD": ORDERED, "SUB": dtypes("float32", "int32", "int64"), "MUL": ORDERED,
-    "DIV": F32_I32, "FLOOR_DIV": dtypes("float32", "int32", "int16", "int8"),
-    "FLOOR_MOD": F32 | INTS, "POW": F32_I32, "MAXIMUM": F32 | INTS | U8,
-    "MINIMUM": F32 | INTS | U8, "LOGICAL_AND": BOOL, "LOGICAL_OR": BOOL,
-    "ATAN2": F32, "SquaredDifference": F32_I32,
-    "EQUAL": ORDERED | BOOL, "NOT_EQUAL": ORDERED | BOOL, "GREATER": ORDERED,
-    "GREATER_EQUAL": ORDERED, "LESS": ORDERED, "LESS_EQUAL": ORDERED,
-}
+from ....core.ops.binary import BinaryBase
+from ....core.ops.binary_arithmetic import BinaryArithmeticBase
+from ....core.ops.comparison import ComparisonBase
+from ....core.ops.elementwise_activation import ElementwiseActivationBase
+from ....core.ops.elementwise_binary import ElementwiseBinaryBase
+from ....core.ops.elementwise_unary import ElementwiseUnaryBase
+from ....core.ops.squared_difference import SquaredDifferenceBase
+from .common import clamp_activation, register
 
 
-class BinaryLayer(CpuKernel):
-    """out = fn(a, b) with NumPy broadcasting, then the fused activation if any."""
+class BinaryLayer(BinaryBase):
+    """The cpu's binary kernels: out = fn(a, b) with NumPy broadcasting, then the fused
+    activation if any (`fns`: the NumPy function of each sub-type)."""
 
     fns: dict[str, Callable] = {}
 
     def validate(self) -> None:
-        a, b = self.inputs[0], self.inputs[1]
-        if a.dtype != b.dtype:
-            raise self.fail(f"inputs have different dtypes {a.dtype} and {b.dtype}")
-        try:
-            np.broadcast_shapes(a.shape, b.shape, self.outputs[0].shape)
-        except ValueError:
-            raise self.fail(f"input shapes {a.shape} and {b.shape} do not broadcast to "
-                            f"{self.outputs[0].shape}") from None
+        super().validate()
         key = self.op.subtype or self.op.type
         self.fn = self.fns[key]
         # a clamp (RELU, RELU6, RELU_N1_TO_1); TFLite ignores TANH and SIGN_BIT here
@@ -61,9 +52,7 @@ def _div(a, b, out):
 
 
 @register("BinaryArithmetic")
-class BinaryArithmeticLayer(BinaryLayer):
-    dtypes = ORDERED
-    subtype_dtypes = BINARY_DTYPES
+class BinaryArithmeticLayer(BinaryLayer, BinaryArithmeticBase):
     fns = {"ADD": np.add, "SUB": np.subtract, "MUL": np.multiply, "DIV": _div}
 
 
@@ -73,8 +62,7 @@ def _squared_difference(a, b, out):
 
 
 @register("SquaredDifference")
-class SquaredDifferenceLayer(BinaryLayer):
-    dtypes = F32_I32
+class SquaredDifferenceLayer(BinaryLayer, SquaredDifferenceBase):
     fns = {"SquaredDifference": _squared_difference}
 
 
@@ -95,18 +83,14 @@ def _minimum(a, b, out):
 
 
 @register("ElementwiseBinary")
-class ElementwiseBinaryLayer(BinaryLayer):
-    dtypes = F32 | INTS | U8 | BOOL
-    subtype_dtypes = BINARY_DTYPES
+class ElementwiseBinaryLayer(BinaryLayer, ElementwiseBinaryBase):
     fns = {"MAXIMUM": _maximum, "MINIMUM": _minimum, "FLOOR_DIV": np.floor_divide,
            "FLOOR_MOD": _floor_mod, "POW": np.power, "LOGICAL_AND": np.logical_and,
            "LOGICAL_OR": np.logical_or, "ATAN2": np.arctan2}
 
 
 @register("Comparison")
-class ComparisonLayer(BinaryLayer):
-    dtypes = ORDERED | BOOL
-    subtype_dtypes = BINARY_DTYPES
+class ComparisonLayer(BinaryLayer, ComparisonBase):
     fns = {"EQUAL": np.equal, "NOT_EQUAL": np.not_equal, "GREATER": np.greater,
            "GREATER_EQUAL": np.greater_equal, "LESS": np.less, "LESS_EQUAL": np.less_equal}
 
@@ -161,18 +145,8 @@ def _gelu_tanh(x, out):
     return np.multiply(0.5 * x64, 1.0 + np.tanh(inner), out=out, casting="unsafe")
 
 
-ACTIVATIONS = frozenset({"RELU", "RELU6", "RELU_N1_TO_1", "RELU_0_TO_1", "TANH", "LOGISTIC",
-                         "HARD_SWISH", "LEAKY_RELU", "ELU", "GELU"})
-
-
 @register("ElementwiseActivation")
-class ElementwiseActivationLayer(CpuKernel):
-    @classmethod
-    def supports(cls, op, graph):
-        if op.subtype not in ACTIVATIONS:
-            return False, f"{cls.backend_id} has no {op.subtype} kernel yet"
-        return super().supports(op, graph)
-
+class ElementwiseActivationLayer(ElementwiseActivationBase):
     def validate(self) -> None:
         kind = self.op.subtype
         alpha = np.float32(self.op.params.get("alpha", 0.2))
@@ -202,13 +176,15 @@ def _rsqrt(x, out):
     return np.reciprocal(out, out=out)
 
 
-def _dequantize(kernel: CpuKernel) -> Callable:
+def _dequantize(kernel: ElementwiseUnaryBase) -> Callable:
     q = kernel.inputs[0].quant
     if q is None:
         return lambda x, out: np.copyto(out, x, casting="unsafe")
     return lambda x, out: dequantize(x, q.scale, q.zero_point, channel_axis(q), out=out)
 
 
+# the NumPy function of each sub-type of core/ops/elementwise_unary.py's UNARY_DTYPES but
+# DEQUANTIZE (_dequantize)
 UNARY: dict[str, Callable] = {
     "ABS": np.abs, "NEG": np.negative, "EXP": np.exp, "LOG": np.log, "SQRT": np.sqrt,
     "RSQRT": _rsqrt, "SQUARE": np.square, "SIN": np.sin, "COS": np.cos, "FLOOR": np.floor,
@@ -218,34 +194,8 @@ UNARY: dict[str, Callable] = {
 }
 
 
-# CAST converts between every plain dtype the interpreter casts (C++ static_cast semantics)
-CASTABLE = dtypes("float32", "float16", "float64", "int8", "uint8", "int16", "uint16", "int32",
-                  "uint32", "int64", "bool")
-UNARY_DTYPES: dict[str, frozenset | None] = {
-    **dict.fromkeys(("SIN", "COS", "EXP", "LOG", "SQRT", "RSQRT", "SQUARE", "FLOOR", "CEIL",
-                     "ROUND"), F32),
-    "ABS": dtypes("float32", "int32", "int16"), "NEG": F32 | INTS, "SIGN": F32_I32,
-    "LOGICAL_NOT": BOOL, "ZEROS_LIKE": dtypes("float32", "int32", "int64"), "CAST": CASTABLE,
-    "DEQUANTIZE": ANY,
-}
-
-
 @register("ElementwiseUnary")
-class ElementwiseUnaryLayer(CpuKernel):
-    dtypes = ANY
-    subtype_dtypes = UNARY_DTYPES
-
-    @classmethod
-    def supports(cls, op, graph):
-        if op.subtype not in UNARY and op.subtype != "DEQUANTIZE":
-            return False, f"{cls.backend_id} has no {op.subtype} kernel yet"
-        x = graph.operands[op.inputs[0]]
-        if op.subtype == "DEQUANTIZE":
-            return True, ""
-        if x.is_quantized:
-            return False, f"{cls.backend_id} has no quantized {op.subtype} kernel yet"
-        return super().supports(op, graph)
-
+class ElementwiseUnaryLayer(ElementwiseUnaryBase):
     def validate(self) -> None:
         kind = self.op.subtype
         # (DEQUANTIZE of constant weights is folded by the compiler: constant_folding.py)

@@ -19,6 +19,9 @@ int8, uint8 and int16; the result is that raw value.
 
 Both rescaled inputs are precomputed as tables over every value of the dtype (qlut_math.value_table), so
 a run is two lookups and one NumPy comparison.
+
+Float forms: backends/cpu/ops/elementwise.py (shared with the other backends:
+core/ops/comparison.py, core/ops/elementwise_binary.py).
 """
 from __future__ import annotations
 
@@ -27,8 +30,8 @@ from typing import Callable
 import numpy as np
 
 from .....core.quant import qmath
-from .base import I16, QuantKernel, is_quantized, quantized, register
 from .....core.quant.qlut_math import lookup, value_table
+from .base import I16, QuantKernel, is_quantized, quantized, register
 
 COMPARE: dict[str, Callable] = {
     "EQUAL": np.equal, "NOT_EQUAL": np.not_equal, "LESS": np.less,
@@ -52,7 +55,7 @@ def check_binary_operands(kernel: QuantKernel, what: str) -> None:
 
 
 @register("Comparison", when=quantized)
-class QuantComparison(QuantKernel):
+class QComparisonLayer(QuantKernel):
     """Comparison of two quantized tensors into a bool tensor (see the module docstring)."""
 
     @classmethod
@@ -98,7 +101,7 @@ class QuantComparison(QuantKernel):
 
 @register("ElementwiseBinary.MAXIMUM", "ElementwiseBinary.MINIMUM",
           when=quantized)
-class QuantMaximumMinimum(QuantKernel):
+class QMaximumMinimumLayer(QuantKernel):
     """MAXIMUM / MINIMUM of the raw stored integers (the interpreter ignores the quantization
     parameters of both inputs and the output)."""
 

@@ -14,63 +14,18 @@ where SaturatingDoublingHighMul truncates (a * b / 2^15 toward zero) and Roundin
 halves away from zero. A result depends on the input byte only, so the kernel is a 256-entry
 table. The interpreter requires out_exp <= 0 (in_scale / out_scale below 128): refused
 otherwise. int16 HARD_SWISH is refused by the interpreter and not here.
+The arithmetic: core/quant/qunary_math.py (hard_swish_params, hard_swish_q). Float form:
+backends/cpu/ops/elementwise.py; the other quantized activations: qactivation.py.
 """
 from __future__ import annotations
 
-import numpy as np
-
-from .base import I8, U8, QuantKernel, quantized, register
-from .....core.quant.qfixed import pot16, srdhm16
 from .....core.quant.qlut_math import lookup, value_table
-from .....core.quant.qmath import quantize_multiplier, rounding_divide_by_pot
-
-F32 = np.float32
-I64 = np.int64
-
-
-def sdhm16(a, b) -> np.ndarray:
-    """TFLite's SaturatingDoublingHighMul on int16 values (no rounding, truncation)."""
-    ab = np.asarray(a, I64) * np.asarray(b, I64)
-    high = np.where(ab >= 0, ab >> 15, -((-ab) >> 15))
-    return np.where((a == -32768) & (b == -32768), 32767, high)
-
-
-def downscale16(m: int) -> int:
-    """DownScaleInt32ToInt16Multiplier."""
-    return 32767 if m >= (1 << 31) - 1 - (1 << 15) else (m + (1 << 15)) >> 16
-
-
-def hard_swish_params(in_scale: float, out_scale: float) -> tuple[int, int, int, int]:
-    """(output multiplier int16, its exponent, reluish multiplier int16, its exponent)."""
-    hires = F32(F32(1.0 / 128.0) * F32(in_scale))
-    out_mult = F32(hires / F32(out_scale))
-    reluish_mult = F32(hires / F32(3.0 / 32768.0))
-    om, oe = (int(a) for a in quantize_multiplier(float(out_mult)))
-    rm, re = (int(a) for a in quantize_multiplier(float(reluish_mult)))
-    return downscale16(om), oe, downscale16(rm), re
-
-
-def hard_swish_q(x, in_zp: int, out_zp: int, params, dtype) -> np.ndarray:
-    """reference_ops::HardSwish on integer values `x`."""
-    om, oe, rm, re = params
-    v = (np.asarray(x, I64) - in_zp) * 128
-    pre = srdhm16(v, om)
-    r = v
-    if re > 0:
-        r = pot16(r, re - 1)
-    r = srdhm16(r, rm)
-    if re > 0:
-        r = pot16(r, 1)
-    if re < 0:
-        r = rounding_divide_by_pot(r, -re)
-    r = (r + (1 << 15)) >> 1
-    out = rounding_divide_by_pot(sdhm16(r, pre), -oe) + out_zp
-    info = np.iinfo(dtype)
-    return np.clip(out, info.min, info.max).astype(dtype)
+from .....core.quant.qunary_math import hard_swish_params, hard_swish_q
+from .base import I8, U8, QuantKernel, quantized, register
 
 
 @register("ElementwiseActivation.HARD_SWISH", when=quantized)
-class QHardSwish(QuantKernel):
+class QHardSwishLayer(QuantKernel):
     dtypes = frozenset({I8, U8})
 
     def validate(self) -> None:

@@ -14,21 +14,23 @@ The result depends only on the pair of input values, so it is tabulated on all 6
 (qpairtable; scalar loops only) and a run is one lookup.
 An output multiplier >= 1 (output scale below twice_max^2 / 2^14) aborts the interpreter:
 refused when the model is compiled.
+Float form: backends/cpu/ops/elementwise.py (shared with the other backends:
+core/ops/squared_difference.py).
 """
 from __future__ import annotations
 
 import numpy as np
 
 from .....core.quant import qmath, qpairtable
-from .base import I8, QuantKernel, quantized, register
 from .....core.quant.qbinary_math import common_scale, rescale_below_one
+from .base import I8, QuantKernel, quantized, register
 
 I64 = np.int64
 LEFT_SHIFT = 7
 
 
 @register("SquaredDifference", when=quantized)
-class QuantSquaredDifferenceLayer(qpairtable.TabulatedBinary, QuantKernel):
+class QSquaredDifferenceLayer(qpairtable.TabulatedBinary, QuantKernel):
     """SQUARED_DIFFERENCE of two int8 tensors (see the module docstring)."""
 
     dtypes = frozenset({I8})

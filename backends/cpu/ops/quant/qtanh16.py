@@ -20,14 +20,15 @@ all 65536 inputs, at vector and tail positions alike. The result depends on the 
 Other int16 input scales make the interpreter use a constant 16-bit sigmoid table
 (reference_integer_ops::Tanh/Logistic with an input multiplier) that no formula regenerates; they
 are refused at compile time.
+8-bit TANH and LOGISTIC: qactivation.py; float form: backends/cpu/ops/elementwise.py.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from .base import I16, QuantKernel, quantized, register
 from .....core.quant.qfixed import pot16, sigmoid16, tanh16
 from .....core.quant.qlut_math import checked_log2, lookup, value_table
+from .base import I16, QuantKernel, quantized, register
 
 
 class _FixedPoint16(QuantKernel):
@@ -65,7 +66,7 @@ class _FixedPoint16(QuantKernel):
 
 
 @register("ElementwiseActivation.TANH", dtypes=(I16,), when=quantized)
-class QTanh16(_FixedPoint16):
+class QTanh16Layer(_FixedPoint16):
     max_left_shift = 1
 
     @staticmethod
@@ -74,6 +75,6 @@ class QTanh16(_FixedPoint16):
 
 
 @register("ElementwiseActivation.LOGISTIC", dtypes=(I16,), when=quantized)
-class QLogistic16(_FixedPoint16):
+class QLogistic16Layer(_FixedPoint16):
     exact_output_scale = True
     fn = staticmethod(sigmoid16)

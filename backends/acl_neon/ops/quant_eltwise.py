@@ -1,20 +1,20 @@
-"""Quantized 8-bit ADD/SUB/MUL and TANH/LOGISTIC on acl_neon (module _quant). (Pooling:
-quant_pool2d.py.)
+"""Quantized 8-bit ADD/SUB/MUL and TANH/LOGISTIC on acl_neon (module _quant).
 
-ADD/SUB of same-shape tensors are computed directly (csrc/quant/qadd.h); broadcast
-ADD/SUB and MUL gather from the cpu kernels' 65536-pair tables (qpairtable: the exact arithmetic
-evaluated on every pair of input values, per loop kind of TFLite's kernel); TANH and LOGISTIC
-gather from the cpu kernels' 256-entry tables. The results are the cpu kernels'.
+The validation and the precomputation are core/ops's (binary_arithmetic.QAddSubBase, QMulBase;
+elementwise_activation.QTanhBase, QLogisticBase), the very code of the cpu kernels, so the
+results are theirs: ADD/SUB of same-shape tensors are computed directly (csrc/quant/qadd.h);
+broadcast ADD/SUB and MUL gather from the 65536-pair tables (core/quant/qpairtable.py: the exact
+arithmetic evaluated on every pair of input values, per loop kind of TFLite's kernel); TANH and
+LOGISTIC gather from the 256-entry tables. Float forms: eltwise.py.
 """
 from __future__ import annotations
 
 import numpy as np
 
+from ....core.ops.binary_arithmetic import QAddSubBase, QMulBase
+from ....core.ops.elementwise_activation import QLogisticBase, QTanhBase
 from ....core.ops.forms import quantized
 from ....core.ops.quant_base import I8, U8
-from ...cpu.ops.quant.qbinary import QuantAddSubLayer
-from ...cpu.ops.quant.qlut import QLogistic, QTanh
-from ...cpu.ops.quant.qmul import QuantMulLayer
 from .base import register
 from .quant import QuantNeon
 
@@ -32,7 +32,7 @@ def broadcast_strides(in_shape, out_shape) -> list[int]:
 
 
 class _NeonTabulated(QuantNeon):
-    """The cpu kernel's pair table, gathered natively (8-bit inputs, rank <= 4)."""
+    """The core base's pair table, gathered natively (8-bit inputs, rank <= 4)."""
 
     @classmethod
     def supports(cls, op, graph):
@@ -67,7 +67,7 @@ def add_params(k) -> dict:
 
 
 @register("BinaryArithmetic.ADD", "BinaryArithmetic.SUB", when=quantized)
-class NeonQAddSub(_NeonTabulated, QuantAddSubLayer):
+class QAddSubLayer(_NeonTabulated, QAddSubBase):
     """Same-shape operands: the arithmetic computed directly (csrc/quant/qadd.h: the optimized
     ADD's vector lanes on the first n - n % width elements, the scalar code on the rest; SUB
     scalar throughout); broadcast shapes gather from the pair tables."""
@@ -91,7 +91,7 @@ class NeonQAddSub(_NeonTabulated, QuantAddSubLayer):
 
 
 @register("BinaryArithmetic.MUL", when=quantized)
-class NeonQMul(_NeonTabulated, QuantMulLayer):
+class QMulLayer(_NeonTabulated, QMulBase):
     @classmethod
     def supports(cls, op, graph):
         ok, why = super().supports(op, graph)
@@ -109,10 +109,10 @@ class _NeonLut(QuantNeon):
 
 
 @register("ElementwiseActivation.TANH", when=quantized)
-class NeonQTanh(_NeonLut, QTanh):
+class QTanhLayer(_NeonLut, QTanhBase):
     pass
 
 
 @register("ElementwiseActivation.LOGISTIC", when=quantized)
-class NeonQLogistic(_NeonLut, QLogistic):
+class QLogisticLayer(_NeonLut, QLogisticBase):
     pass

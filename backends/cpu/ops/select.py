@@ -1,13 +1,17 @@
-"""SELECT, SELECT_V2. (GATHER, GATHER_ND: gather.py.)"""
+"""SELECT and SELECT_V2 on cpu: out = where(condition, x, y) with a bool condition; x, y and
+the output of any one dtype (quantized ones included: values move unchanged)."""
 from __future__ import annotations
 
 import numpy as np
 
-from ....core.ops.movement import MoveKernel
 from .common import register
+from ....core.ops.movement import MoveKernel
 
 
-class SelectBase(MoveKernel):
+@register("SelectV2")
+class SelectV2Layer(MoveKernel):
+    """out = where(condition, x, y), all three broadcast."""
+
     data = 1
 
     def validate(self) -> None:
@@ -35,13 +39,8 @@ class SelectBase(MoveKernel):
         np.copyto(out, self.x, where=self.c)
 
 
-@register("SelectV2")
-class SelectV2Layer(SelectBase):
-    """out = where(condition, x, y), all three broadcast."""
-
-
 @register("Select")
-class SelectLayer(SelectBase):
+class SelectLayer(SelectV2Layer):
     """out = where(condition, x, y); a rank-1 condition picks whole rows of x or y."""
 
     def cond(self) -> np.ndarray:

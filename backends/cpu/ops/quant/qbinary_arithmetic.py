@@ -1,11 +1,16 @@
-"""Quantized DIV with the interpreter's integer results (probed bit-exact on every value pair:
-tests/ops/test_q_div.py).
+"""Quantized BinaryArithmetic on cpu: ADD, SUB, MUL (int8, uint8, int16) and DIV (uint8), with
+the interpreter's integer results.
 
-TFLite's builtin DIV supports uint8 only among the quantized types (div.cc: int8 / int16 are
-refused). Prepare: real = s1 / (s2 * s_out) evaluated in float32 (the scales are floats: the
-product and the quotient round to float32 before the conversion to double; the double form
-differs on some pairs), QuantizeMultiplier -> (M, shift). Eval checks that no divisor equals its
-zero point (a runtime error there: ExecutionError here) and runs reference_ops::DivElementwise
+ADD/SUB and MUL: the arithmetic, its multipliers and its 8-bit pair tables are
+core/ops/binary_arithmetic.py's (QAddSubBase, QMulBase: shared with acl_neon and acl_cl); a run
+is their gather from the tables (or, for int16, the arithmetic itself).
+
+DIV, probed bit-exact on every value pair (tests/ops/test_q_div.py): TFLite's builtin DIV
+supports uint8 only among the quantized types (div.cc: int8 / int16 are refused). Prepare:
+real = s1 / (s2 * s_out) evaluated in float32 (the scales are floats: the product and the
+quotient round to float32 before the conversion to double; the double form differs on some
+pairs), QuantizeMultiplier -> (M, shift). Eval checks that no divisor equals its zero point (a
+runtime error there: ExecutionError here) and runs reference_ops::DivElementwise
 (BroadcastDivSlow when broadcasting: the same per-element arithmetic), in int32:
     a1 = q1 - zp1, a2 = q2 - zp2, both negated when a2 < 0
     inv, rs = GetReciprocal(a2, 31)              (Newton-Raphson in gemmlowp fixed point)
@@ -16,20 +21,33 @@ zero point (a runtime error there: ExecutionError here) and runs reference_ops::
 the final exponent exceeds 31 for small dividends, where the x86 build's shift count wraps mod
 32 (qdiv_math.rounding_divide_by_pot_x86): modelled, as the probes confirm. The result depends
 only on the pair of input bytes, so it is tabulated once (qpairtable) and a run is one gather.
+
+Float form: backends/cpu/ops/elementwise.py.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from .....errors import ExecutionError
+from .....core.ops.binary_arithmetic import QAddSubBase, QMulBase
 from .....core.quant import qdiv_math, qmath, qpairtable
+from .....errors import ExecutionError
 from .base import U8, QuantKernel, quantized, register
 
 I64 = np.int64
 
 
+@register("BinaryArithmetic", when=quantized)
+class QAddSubLayer(QAddSubBase):
+    """ADD / SUB of two quantized tensors (run: the pair tables' gather, qpairtable)."""
+
+
+@register("BinaryArithmetic.MUL", when=quantized)
+class QMulLayer(QMulBase):
+    """MUL of two quantized tensors (run: the pair tables' gather, qpairtable)."""
+
+
 @register("BinaryArithmetic.DIV", when=quantized)
-class QuantDivLayer(qpairtable.TabulatedBinary, QuantKernel):
+class QDivLayer(qpairtable.TabulatedBinary, QuantKernel):
     """DIV of two uint8 tensors (see the module docstring for the arithmetic)."""
 
     dtypes = frozenset({U8})

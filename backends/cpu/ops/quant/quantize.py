@@ -4,7 +4,8 @@ types (int8/uint8/int16 -> int8/uint8/int16) with TFLite's Requantize arithmetic
 with M, shift = QuantizeMultiplier(in_scale / out_scale) in double precision (quantize.cc).
 From int8/uint8 the interpreter's optimized Requantize runs 16 lanes at a time with the vector
 rounding (qmath.multiply_by_quantized_multiplier_vector) and the tail with the scalar one; from
-int16 it is scalar throughout. Both checked exhaustively against the interpreter."""
+int16 it is scalar throughout. Both checked exhaustively against the interpreter.
+DEQUANTIZE and the other unary ops: backends/cpu/ops/elementwise.py, qunary.py."""
 from __future__ import annotations
 
 import numpy as np
