@@ -1,4 +1,4 @@
-"""ArgMinMax (ARG_MAX / ARG_MIN along a constant axis; extra.cl argminmax): float32 input, int32
+"""ArgMinMax (ARG_MAX / ARG_MIN along a constant axis; indexing.cl argminmax): float32 input, int32
 or int64 indices, the first of equal extremes wins (core/ops/arg_min_max.py)."""
 from __future__ import annotations
 
@@ -22,6 +22,6 @@ class ArgMinMaxLayer(ClKernel):
         axis %= len(x.shape)
         inner = int(np.prod(x.shape[axis + 1:], dtype=np.int64))
         opts = "-DIDX=long" if y.dtype == I64 else ""
-        self.launch(self.kernel("extra.cl", "argminmax", opts), (y.size,), None, x.buffer,
+        self.launch(self.kernel("indexing.cl", "argminmax", opts), (y.size,), None, x.buffer,
                     y.buffer, np.int32(x.shape[axis]), np.int32(inner),
                     np.int32(self.op.subtype == "ARG_MIN"), np.int32(y.size))

@@ -2,7 +2,7 @@
 8-bit quantized form (quant.cl qconv) with the interpreter's integer results: int32
 accumulation of (x - x_zp) * (w - w_zp) over the valid taps (exact float32 sums of 256-tap
 chunks, see cl/quant.cl qconv) plus the int32 bias, then the rescale of core/ops/conv2d.py,
-whose checks run here as a shadow (quant_common.cpu_shadow) and whose multipliers are
+whose checks run here as a shadow (quant_common.host_shadow) and whose multipliers are
 QuantizeMultiplier(double(s_x) * double(s_w[c]) / double(s_y)): every channel is rescaled with
 the vector rounding (halves up after the high multiply). int16 activations are refused (they run
 on cpu). DEPTHWISE_CONV_2D's quantized kernel (depthwise_conv2d.py) shares QConv2DLayer's setup.
@@ -41,7 +41,7 @@ class Conv2DLayer(GemmBase):
 
 @register("Conv2D", when=quantized_8bit)
 class QConv2DLayer(QClKernel):
-    cpu_class = QConv2DBase     # the shadow: core/ops' checks and constants
+    base_class = QConv2DBase     # the shadow: core/ops' checks and constants
     depthwise = False
     index_at = (2,)         # the int32 bias (ClKernel's int32 operand check)
 

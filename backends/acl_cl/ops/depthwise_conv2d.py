@@ -42,5 +42,5 @@ class DepthwiseConv2DLayer(PaddedWeights):
 
 @register("DepthwiseConv2D", when=quantized_8bit)
 class QDepthwiseConv2DLayer(QConv2DLayer):
-    cpu_class = QDepthwiseConv2DBase
+    base_class = QDepthwiseConv2DBase
     depthwise = True

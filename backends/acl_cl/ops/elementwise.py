@@ -81,7 +81,7 @@ COMPARE = {"EQUAL": 0, "NOT_EQUAL": 1, "GREATER": 2, "GREATER_EQUAL": 3, "LESS":
 
 
 class BroadcastLayer(ClKernel):
-    """y = a (op) b with broadcasting over rank <= 6: `kernel_name` of extra.cl, `code()`."""
+    """y = a (op) b with broadcasting over rank <= 6: `kernel_name` of indexing.cl, `code()`."""
 
     kernel_name: str
 
@@ -93,7 +93,7 @@ class BroadcastLayer(ClKernel):
         if len(y.shape) > 6:
             raise self.fail("broadcasting over rank > 6")
         self.meta = self.const_buffer(bcast_meta(a.shape, b.shape, y.shape))
-        self.launch(self.kernel("extra.cl", self.kernel_name), (y.size,), None, a.buffer,
+        self.launch(self.kernel("indexing.cl", self.kernel_name), (y.size,), None, a.buffer,
                     b.buffer, y.buffer, self.meta, np.int32(self.code()), np.int32(y.size))
 
 

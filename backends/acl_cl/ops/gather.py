@@ -1,4 +1,4 @@
-"""Gather and EmbeddingLookup on acl_cl (extra.cl gather_axis). Computed indices are read on the
+"""Gather and EmbeddingLookup on acl_cl (indexing.cl gather_axis). Computed indices are read on the
 device; an index out of range fails the run as it fails TFLite's invoke: the kernel raises a
 flag that run() reads back (one small blocking read per such op). Constant indices are checked
 once on the host instead."""
@@ -25,7 +25,7 @@ class IndexCheck(ByteKernel):
             self.launches.append(lambda: cl.enqueue_fill_buffer(self.rt.queue, self.err,
                                                                 np.int32(0), 0, 4))
         opts = f"{self.type_opts(y.dtype)} -DIDX={IDX_TYPE[np.dtype(idx.dtype)]}"
-        self.launch(self.kernel("extra.cl", "gather_axis", opts), (y.size,),
+        self.launch(self.kernel("indexing.cl", "gather_axis", opts), (y.size,),
                     None, x.buffer,
                     idx.buffer, y.buffer, self.err, np.int32(limit), np.int32(nidx),
                     np.int32(inner), np.int32(y.size))

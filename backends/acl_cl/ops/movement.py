@@ -2,7 +2,7 @@
 
 - `StridedGather` (data.cl gather_nd6): each output element read from an affine position of the
   input, padding filled (pad.py, transpose.py);
-- `TableLayer` (extra.cl take_table): for ops whose parameters are constants, the source
+- `TableLayer` (indexing.cl take_table): for ops whose parameters are constants, the source
   element of every output element is computed once on the host, by NumPy expressions (core/ops'
   geometry where it has one) applied to an array of element numbers, and one kernel per output
   gathers by it
@@ -65,7 +65,7 @@ class TableLayer(ByteKernel):
                 continue
             buf = self.const_buffer(t.astype(np.int32).reshape(-1))
             self.tables_.append(buf)
-            self.launch(self.kernel("extra.cl", "take_table", self.type_opts(y.dtype)),
+            self.launch(self.kernel("indexing.cl", "take_table", self.type_opts(y.dtype)),
                         (y.size,), None, x.buffer, y.buffer, buf,
                         self.raw(self.zero_of(y), y.dtype), np.int32(y.size))
 

@@ -1,4 +1,4 @@
-"""OneHot on acl_cl (extra.cl one_hot)."""
+"""OneHot on acl_cl (indexing.cl one_hot)."""
 from __future__ import annotations
 
 import numpy as np
@@ -19,6 +19,6 @@ class OneHotLayer(ClKernel):
         depth = y.shape[axis]
         inner = int(np.prod(y.shape[axis + 1:], dtype=np.int64))
         if y.size:
-            self.launch(self.kernel("extra.cl", "one_hot"), (y.size,), None, idx.buffer,
+            self.launch(self.kernel("indexing.cl", "one_hot"), (y.size,), None, idx.buffer,
                         y.buffer, self.inputs[2].buffer, self.inputs[3].buffer,
                         np.int32(depth), np.int32(inner), np.int32(y.size))

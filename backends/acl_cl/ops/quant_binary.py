@@ -17,11 +17,11 @@ from .quant_common import QClKernel, quantized_8bit, register
 
 @register("BinaryArithmetic", when=quantized_8bit)
 class QBinaryLayer(QClKernel):
-    cpu_class = {"ADD": QAddSubBase, "SUB": QAddSubBase, "MUL": QMulBase}
+    base_class = {"ADD": QAddSubBase, "SUB": QAddSubBase, "MUL": QMulBase}
 
     @classmethod
     def check_params(cls, op, graph):
-        if op.subtype not in cls.cpu_class:
+        if op.subtype not in cls.base_class:
             return False, f"acl_cl has no quantized {op.subtype}"
         a, b, y = (graph.operands[i] for i in (*op.inputs[:2], op.outputs[0]))
         if not a.dtype == b.dtype == y.dtype:

@@ -1,9 +1,10 @@
-"""Shared pieces of acl_cl's quantized 8-bit kernels (fully_connected, quant_move, conv2d,
-depthwise_conv2d, quant_binary):
-the cpu backend's quantized kernel class for an op run as a "shadow" on host views of the
-tensors (its validate() checks the op and precomputes multipliers, tables and loop kinds,
-exactly as the cpu backend does; the device kernels then reuse those values). Each quantized
-class is registered under its op's key with `when=quantized_8bit` (core/ops/forms.py)."""
+"""Shared pieces of acl_cl's quantized 8-bit kernels (conv2d, depthwise_conv2d,
+fully_connected, quant_binary, quant_move, quant_pool2d, quant_reduce, quant_softmax) and its
+recurrent ones: the op's core class (core/ops' `Q<Op>Base`, TFLite's Prepare) run as a "shadow"
+on host views of the tensors: its validate() checks the op and precomputes multipliers, tables
+and loop kinds exactly as every backend's kernel does, and the device kernels upload those
+values. Each quantized class is registered under its op's key with `when=quantized_8bit`
+(core/ops/forms.py)."""
 from __future__ import annotations
 
 import numpy as np
@@ -17,7 +18,7 @@ CL_TYPE = {I8: "char", U8: "uchar", np.dtype(np.int16): "short"}
 
 
 class HostView:
-    """A tensor as the cpu kernels see it: `buffer` is the constant's data (or zeros of the
+    """A tensor as the host kernels see it: `buffer` is the constant's data (or zeros of the
     tensor's shape for computed tensors: validate/prepare of a shadow never read values)."""
 
     def __init__(self, t) -> None:
@@ -30,9 +31,9 @@ class HostView:
         return getattr(self._t, name)
 
 
-def cpu_shadow(kernel, cls: type, prepare: bool = False):
-    """The cpu backend's kernel `cls` for `kernel`'s op on host views of its tensors,
-    validated (and prepared when asked); its checks and precomputed values are the cpu's."""
+def host_shadow(kernel, cls: type, prepare: bool = False):
+    """The core class `cls` for `kernel`'s op on host views of its tensors, validated (and
+    prepared when asked): the checks and precomputed values every backend shares."""
     k = cls.__new__(cls)
     k.op, k.ctx = kernel.op, None
     k.inputs = [None if t is None else HostView(t) for t in kernel.inputs]
@@ -48,11 +49,11 @@ def quantized(o) -> bool:
 
 
 class QClKernel(ClKernel):
-    """A quantized acl_cl kernel: 8-bit, static shapes; `shadow()` gives the cpu backend's
-    quantized kernel for the op, validated (and prepared when asked) on host views."""
+    """A quantized acl_cl kernel: 8-bit, static shapes; `shadow()` gives the op's core class
+    (`base_class`), validated (and prepared when asked) on host views."""
 
     in_types = out_types = Q8
-    cpu_class: type | dict     # the cpu backend's quantized kernel class (or one per subtype)
+    base_class: type | dict     # the op's core Q<Op>Base (or one per subtype)
 
     @classmethod
     def supports(cls, op, graph):
@@ -63,12 +64,12 @@ class QClKernel(ClKernel):
         return super().supports(op, graph)
 
     def shadow(self, prepare: bool = False):
-        cls = self.cpu_class
-        return cpu_shadow(self, cls[self.op.subtype] if isinstance(cls, dict) else cls, prepare)
+        cls = self.base_class
+        return host_shadow(self, cls[self.op.subtype] if isinstance(cls, dict) else cls, prepare)
 
     def qopts(self, dtype) -> str:
         return f"-DQT={CL_TYPE[np.dtype(dtype)]}"
 
 
-__all__ = ["HostView", "QClKernel", "cpu_shadow", "quantized", "quantized_8bit", "register",
+__all__ = ["HostView", "QClKernel", "host_shadow", "quantized", "quantized_8bit", "register",
            "I8", "U8", "I32", "Q8", "CL_TYPE"]

@@ -28,7 +28,7 @@ class QReshapeLayer(QClKernel, ReshapeLayer):
 
 @register("Concat", when=quantized_8bit)
 class QConcatLayer(QClKernel):
-    cpu_class = QConcatBase
+    base_class = QConcatBase
 
     @classmethod
     def check_params(cls, op, graph):

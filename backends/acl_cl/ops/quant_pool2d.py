@@ -15,7 +15,7 @@ from .quant_common import QClKernel, quantized_8bit, register
 
 @register("Pool2D", when=quantized_8bit)
 class QPool2DLayer(QClKernel):
-    cpu_class = QPool2DBase
+    base_class = QPool2DBase
 
     @classmethod
     def check_params(cls, op, graph):

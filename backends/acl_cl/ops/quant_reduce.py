@@ -22,7 +22,7 @@ INT32 = (-(1 << 31), (1 << 31) - 1)
 
 @register("Reduce.MEAN", when=quantized_8bit)
 class QMeanLayer(QClKernel):
-    cpu_class = QMeanBase
+    base_class = QMeanBase
     params_at = (1,)
 
     @classmethod

@@ -16,7 +16,7 @@ I16 = np.dtype(np.int16)
 
 @register("Softmax", when=quantized_8bit)
 class QSoftmaxLayer(QClKernel):
-    cpu_class = QSoftmaxBase
+    base_class = QSoftmaxBase
     out_types = qc.Q8 | {I16}
 
     @classmethod

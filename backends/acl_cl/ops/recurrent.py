@@ -15,7 +15,7 @@ from ....core.ops.lstm import LstmBase, UnidirectionalSequenceLstmBase
 from ....core.ops.recurrent import ACTIVATIONS
 from ....core.ops.rnn import RnnBase, UnidirectionalSequenceRnnBase
 from .common import F32, ClKernel, register
-from .quant_common import cpu_shadow
+from .quant_common import host_shadow
 
 ACT_CODE = {name: ACTIVATIONS.index(name) for name in ACTIVATIONS}   # NONE 0 ... TANH 4
 
@@ -41,7 +41,7 @@ class ClRecurrent(ClKernel):
         return True, ""
 
     def validate(self) -> None:
-        self.shadow = cpu_shadow(self, self.base_class)
+        self.shadow = host_shadow(self, self.base_class)
         self.code = ACT_CODE[self.shadow.act]
         x = self.inputs[0]
         want = 3 if self.sequence else 2

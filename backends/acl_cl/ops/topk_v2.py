@@ -1,4 +1,4 @@
-"""TopKV2 (extra.cl top_k): the k largest float32 values along the last axis, descending, equal
+"""TopKV2 (indexing.cl top_k): the k largest float32 values along the last axis, descending, equal
 values by lower index, with int32 indices (core/ops/topk_v2.py)."""
 from __future__ import annotations
 
@@ -26,5 +26,5 @@ class TopKV2Layer(ClKernel):
             raise self.fail(f"k {k} does not fit input {x.shape} / output {vals.shape}")
         rows = x.size // max(cols, 1)
         if vals.size:
-            self.launch(self.kernel("extra.cl", "top_k"), (rows,), None, x.buffer,
+            self.launch(self.kernel("indexing.cl", "top_k"), (rows,), None, x.buffer,
                         vals.buffer, idx.buffer, np.int32(cols), np.int32(k), np.int32(rows))

@@ -1,8 +1,9 @@
-"""The base of acl_neon kernels: the cpu kernel's validation, a native run.
+"""The base of acl_neon kernels: the op's shared validation, a native run.
 
-An acl_neon kernel subclasses the cpu kernel of its op, so configure() validates exactly what
-cpu validates (dtypes, ranks, parameters: bad parameters never reach native code), and
-overrides prepare()/run() to call its native group. `native_group` names the module it needs;
+An acl_neon kernel subclasses the core base of its op (core/ops' `<Op>Base`, which the cpu
+kernel subclasses too), so configure() validates exactly what every backend validates (dtypes,
+ranks, parameters: bad parameters never reach native code), and prepare()/run() call its
+native group. `native_group` names the module it needs;
 `supports()` refuses the op with the reason when that module (or one named in `also_needs`)
 is not built. Dynamic tensors are refused: kernels size their native plans in prepare().
 """
@@ -54,10 +55,10 @@ def float_io(op: Operation, graph: Graph, name: str, const_axis: bool = False) -
 
 
 class NeonMixin:
-    """Mixed in before the cpu kernel class: `class X(NeonMixin, CpuX)`. The default run() is
-    one call of the native plan built in prepare(), input `plan_input` to output 0."""
+    """Mixed in before the core base: `class <Op>Layer(NeonMixin, <Op>Base)`. The default
+    run() is one call of the native plan built in prepare(), input `plan_input` to output 0."""
 
-    backend_id = "acl_neon"    # names this backend in the cpu kernel's refusals
+    backend_id = "acl_neon"    # names this backend in the core base's refusals
     native_group = "core"
     also_needs: tuple[str, ...] = ()     # other native groups the kernel calls
     float_only = True          # refuse quantized operands unless the class says otherwise

@@ -15,7 +15,7 @@ from .. import native
 from .base import register
 from .concat import concat_views
 from .movement import NeonMove, copy_steps
-from .quant import QuantNeon
+from .base import QuantNeon
 
 
 def requantizing(op, graph) -> bool:

@@ -16,7 +16,7 @@ from ....core.ops.elementwise_activation import QLogisticBase, QTanhBase
 from ....core.ops.forms import quantized
 from ....core.ops.quant_base import I8, U8
 from .base import register
-from .quant import QuantNeon
+from .base import QuantNeon
 
 
 def broadcast_strides(in_shape, out_shape) -> list[int]:

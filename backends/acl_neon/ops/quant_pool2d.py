@@ -10,7 +10,7 @@ from ....core.ops.forms import quantized
 from ....core.ops.pool2d import QPool2DBase
 from ....core.ops.quant_base import I8
 from .base import conv_geometry, register
-from .quant import QuantNeon
+from .base import QuantNeon
 
 
 class QPool2DLayer(QuantNeon, QPool2DBase):

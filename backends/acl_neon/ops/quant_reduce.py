@@ -12,7 +12,7 @@ from ....core.ops.quant_base import I8
 from ....core.ops.reduce import QMeanBase, normalized_axes
 from ....core.quant import qmath
 from .base import register, size
-from .quant import QuantNeon
+from .base import QuantNeon
 
 
 def blocks(shape, axes) -> tuple[int, int, int]:

@@ -12,7 +12,7 @@ from ....core.ops.forms import quantized
 from ....core.ops.quant_base import I8, I16, U8
 from ....core.ops.softmax import QSoftmaxBase
 from .base import register
-from .quant import QuantNeon
+from .base import QuantNeon
 
 
 @register("Softmax", when=quantized)
