@@ -113,3 +113,10 @@ def conv_padding(padding: str, h: int, w: int, kh: int, kw: int, sh: int, sw: in
     if padding == "SAME":
         return same_padding(h, kh, sh, dh, oh) + same_padding(w, kw, sw, dw, ow)
     return 0, 0, 0, 0
+
+
+def refusing_as(base: type, backend_id: str) -> type:
+    """`base` (a core op class) naming `backend_id` in its refusals: for a backend that checks
+    with the core's `supports` that a form of an op exists (e.g. which quantized dtypes TFLite
+    takes) while its own kernel computes it another way."""
+    return type(base.__name__, (base,), {"backend_id": backend_id, "__module__": base.__module__})

@@ -6,6 +6,7 @@ import numpy as np
 
 from ....core.backend import Kernel, KernelRegistry
 from ....core.ir import Graph, Operation
+from ....core.ops.forms import quantized
 from ....errors import CompileError, ExecutionError
 
 kernels = KernelRegistry("acl_cl")
@@ -146,12 +147,19 @@ class ByteKernel(ClKernel):
     8-bit quantized ones must share one scale and zero point (bytes are not requantized)."""
 
     in_types = out_types = DATA
+    # where set: the op's core Q<Op>Base (core/ops, as `refusing_as` names it for acl_cl); a
+    # quantized op must pass its checks, so acl_cl copies only the quantized forms TFLite has
+    quantized_form: type | None = None
 
     @classmethod
     def supports(cls, op: Operation, graph: Graph) -> tuple[bool, str]:
         ok, why = super().supports(op, graph)
         if not ok:
             return ok, why
+        if cls.quantized_form is not None and quantized(op, graph):
+            ok, why = cls.quantized_form.supports(op, graph)
+            if not ok:
+                return ok, why
         data = [graph.operands[i] for p, i in enumerate(op.inputs)
                 if i >= 0 and p not in cls.params_at and p not in cls.index_at]
         data += [graph.operands[i] for i in op.outputs if i >= 0]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ....core.ops.base import refusing_as
 from ....core.ops.forms import quantized
 from .base import NeonMixin
 
@@ -54,7 +55,7 @@ def item_bytes(value, dtype: np.dtype) -> bytes:
 
 def neon_form(base: type) -> type:
     """The core quantized base `base` (core/ops' Q<Op>Base) refusing under acl_neon's name."""
-    return type(base.__name__, (base,), {"backend_id": "acl_neon", "__module__": __name__})
+    return refusing_as(base, "acl_neon")
 
 
 class NeonMove(NeonMixin):
