@@ -193,7 +193,7 @@ def test_models_match_interpreter(name, backends):
 
 def test_sources_expand_includes():
     """`#include "x.cl"` is replaced by the file (the program hash covers the header)."""
-    for name in ("data.cl", "elementwise.cl", "extra.cl", "quant.cl"):
+    for name in ("data.cl", "elementwise.cl", "indexing.cl", "quant.cl"):
         src = program_cache.read_source(name)
         assert not program_cache.INCLUDE.search(src) and "inline int bcast_offsets(" in src, name
     with pytest.raises(CompileError, match="includes itself"):
