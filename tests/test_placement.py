@@ -49,7 +49,8 @@ def test_mixed_backends_insert_permutes(plugins):
     assert p.backends == ("testadd", "cpu") and dict(p.not_loaded) == {}
     assert p.op_backend == {0: "cpu", 1: "testadd", 2: "cpu"}
     assert [(op.index, op.type, op.name) for op in p.ops] == [
-        (0, "Conv2D", "CONV_2D"), (1, "BinaryArithmetic", "ADD"), (2, "ElementwiseActivation", "RELU")]
+        (0, "Conv2D", "CONV_2D"), (1, "BinaryArithmetic", "ADD"),
+        (2, "ElementwiseActivation", "RELU")]
     conv, add, relu = p.ops
     assert (conv.rule, dict(conv.refusals)) == ("fallback", {"testadd": "testadd runs only ADD"})
     assert (add.rule, dict(add.refusals)) == ("default order", {})
