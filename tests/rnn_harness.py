@@ -8,8 +8,8 @@ from typing import Callable
 
 import numpy as np
 
-from onert_py.model_builder import ModelBuilder
 from op_harness import open_session
+from quant_harness import assert_close_int
 
 Compare = Callable[[list, list, str], None]     # (got outputs, expected outputs, label)
 
@@ -87,29 +87,16 @@ def seq_runs(rng, shape, n: int, aux_shape=None) -> list[list[np.ndarray]]:
     return runs
 
 
-Slots = Callable[..., list]     # (rng, builder, name prefix, units, n_input) -> [w, r, bias]
-
-
-def rnn_model(rng, slots: Slots, act: str, **options) -> bytes:
-    """RNN over a (2, 3) input with 5 units and a variable state; weights from `slots`."""
-    mb = ModelBuilder()
-    x = mb.add_input("x", (2, 3))
-    h = mb.add_tensor("h", (2, 5), is_variable=True)
-    y = mb.add_tensor("y", (2, 5))
-    mb.add_op("RNN", [x, *slots(rng, mb, "", 5, 3), h], [y], fused_activation_function=act,
-              **options)
-    mb.add_output(y)
-    return mb.build()
-
-
-def seq_rnn_model(rng, slots: Slots, shape, time_major: bool, act: str, **options) -> bytes:
-    """UNIDIRECTIONAL_SEQUENCE_RNN over `shape` with 5 units and a variable state."""
-    batch = shape[1] if time_major else shape[0]
-    mb = ModelBuilder()
-    x = mb.add_input("x", shape)
-    h = mb.add_tensor("h", (batch, 5), is_variable=True)
-    y = mb.add_tensor("y", tuple(shape[:2]) + (5,))
-    mb.add_op("UNIDIRECTIONAL_SEQUENCE_RNN", [x, *slots(rng, mb, "", 5, shape[2]), h], [y],
-              time_major=time_major, fused_activation_function=act, **options)
-    mb.add_output(y)
-    return mb.build()
+def check_int_stateful(model: bytes, runs: list[list[np.ndarray]], kernel: str,
+                       varied: bool = True) -> list[list[np.ndarray]]:
+    """check_stateful for integer models: every output bit-exact, the `kernel` class picked;
+    with `varied`, the expected outputs must not be saturated or constant."""
+    def exact(got: list, expected: list, label: str) -> None:
+        for g, e in zip(got, expected):
+            assert_close_int(g, e, 0, label)
+    expected = check_stateful(model, runs, exact, picked=lambda names: kernel in names,
+                              distinct=False)
+    if varied:
+        outs = np.concatenate([e[0].ravel() for e in expected]).astype(np.int64)
+        assert np.unique(outs).size > 4, "the test outputs are saturated or constant"
+    return expected

@@ -9,7 +9,8 @@ import pytest
 
 import onert_py
 from onert_py import dot
-from test_plugin_backend import PLUGINS, conv_add_relu_model
+from builders.small_models import conv_add_relu_model
+from paths import PLUGINS
 
 ID = r'(?:"(?:[^"\\]|\\.)*"|[A-Za-z_][A-Za-z0-9_]*)'
 NODE = re.compile(rf"^\s*({ID})\s*\[(.*)\];\s*$")

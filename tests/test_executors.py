@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import gc
 import json
-import os
 from importlib import resources
 
 import numpy as np
@@ -16,11 +15,10 @@ from onert_py.core.backend.host_context import HostBackendContext
 from onert_py.core.backend.op_dag import OpDag
 from onert_py.core.compiler.backend_manager import manager
 from onert_py.model_builder import ModelBuilder
+from builders.small_models import small_cnn
+from builders.small_models import small_cnn_inputs as small_inputs
 from oracle import tflite_run
-from test_session_api import inputs as small_inputs
-from test_session_api import small_cnn
-
-PLUGINS = os.path.join(os.path.dirname(__file__), "plugins")
+from paths import PLUGINS
 EXECUTORS = ("Linear", "Dataflow", "Parallel")
 RNG = np.random.default_rng(11)
 

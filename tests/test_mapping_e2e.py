@@ -2,18 +2,15 @@
 expected Permutes appear at every crossing and the answers do not change."""
 from __future__ import annotations
 
-import os
-
 import numpy as np
 import pytest
 
 import onert_py
+from builders.shared_models import model_path, realistic_inputs
+from builders.small_models import small_cnn
+from builders.small_models import small_cnn_inputs as small_inputs
 from oracle import tflite_run
-from test_real_models import model_path, realistic_inputs
-from test_session_api import inputs as small_inputs
-from test_session_api import small_cnn
-
-PLUGINS = os.path.join(os.path.dirname(__file__), "plugins")
+from paths import PLUGINS
 
 
 @pytest.fixture(autouse=True)

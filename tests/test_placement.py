@@ -3,36 +3,16 @@ backends, the control-flow child subgraphs, and the closed-session error."""
 from __future__ import annotations
 
 import dataclasses
-import os
 
 import numpy as np
 import pytest
 
 import onert_py
 from onert_py import Placement, SessionClosedError
-from onert_py.model_builder import ModelBuilder
 
-import cf_models
-
-PLUGINS = os.path.join(os.path.dirname(__file__), "plugins")
-
-
-def conv_add_relu() -> tuple[bytes, dict[str, int]]:
-    """x -> CONV_2D -> ADD(k) -> RELU -> y, and the tensor indices by name."""
-    rng = np.random.default_rng(1)
-    b = ModelBuilder()
-    t = {"x": b.add_input("x", (1, 6, 6, 3), "float32")}
-    w = b.add_const("w", rng.standard_normal((4, 3, 3, 3)).astype(np.float32))
-    bias = b.add_const("bias", rng.standard_normal(4).astype(np.float32))
-    t["conv"] = b.add_tensor("conv", (1, 6, 6, 4), "float32")
-    b.add_op("CONV_2D", [t["x"], w, bias], [t["conv"]], padding="SAME")
-    k = b.add_const("k", rng.standard_normal((1, 1, 1, 4)).astype(np.float32))
-    t["sum"] = b.add_tensor("sum", (1, 6, 6, 4), "float32")
-    b.add_op("ADD", [t["conv"], k], [t["sum"]])
-    t["y"] = b.add_tensor("y", (1, 6, 6, 4), "float32")
-    b.add_op("RELU", [t["sum"]], [t["y"]])
-    b.add_output(t["y"])
-    return b.build(), t
+from builders import cf_models
+from builders.small_models import conv_add_relu
+from paths import PLUGINS
 
 
 @pytest.fixture

@@ -23,9 +23,9 @@ import onert_py
 import onert_py.backends.cpu.ops.hybrid_rnn  # noqa: F401  (the kernels under test)
 from onert_py.model_builder import ModelBuilder
 import rnn_harness
+from builders.rnn import Lstm, rnn_model, seq_rnn_model
 from op_harness import assert_outputs
 from rnn_harness import tflite_runs
-from test_ops_rnn import Lstm
 
 TOL = {"rtol": 1e-4, "atol": 2e-4}
 
@@ -54,7 +54,7 @@ def seq_runs(rng, shape, n=3, aux_shape=None):
 
 # ---- LSTM family ---------------------------------------------------------------------------------
 class HybridLstm(Lstm):
-    """test_ops_rnn's Lstm with int8 weight matrices and peepholes (per-tensor scales) beside
+    """builders.rnn's Lstm with int8 weight matrices and peepholes (per-tensor scales) beside
     float biases and layer-norm weights: the form the hybrid kernels take."""
 
     def __init__(self, rng, ni, nc, no=None, **flags):
@@ -133,7 +133,7 @@ def rnn_slots(rng, mb, p, units, n_input):
 @pytest.mark.parametrize("asym", [False, True])
 @pytest.mark.parametrize("act", ["TANH", "RELU", "NONE"])
 def test_rnn(rng, act, asym):
-    model = rnn_harness.rnn_model(rng, rnn_slots, act, asymmetric_quantize_inputs=asym)
+    model = rnn_model(rng, rnn_slots, act, asymmetric_quantize_inputs=asym)
     check_stateful(model, seq_runs(rng, (2, 3), n=4))
 
 
@@ -141,7 +141,7 @@ def test_rnn(rng, act, asym):
 @pytest.mark.parametrize("time_major", [False, True])
 def test_unidirectional_sequence_rnn(rng, time_major, asym):
     shape = (3, 2, 4)
-    model = rnn_harness.seq_rnn_model(rng, rnn_slots, shape, time_major, "TANH",
+    model = seq_rnn_model(rng, rnn_slots, shape, time_major, "TANH",
                                       asymmetric_quantize_inputs=asym)
     check_stateful(model, seq_runs(rng, shape))
 

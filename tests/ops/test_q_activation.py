@@ -9,7 +9,8 @@ import pytest
 from onert_py.errors import OnertPyError
 from onert_py.model_builder import ModelBuilder, single_op_model
 from op_harness import run_onert
-from quant_harness import check_qop, qdict, qrand, qspec
+from builders.quant import qdict, qspec
+from quant_harness import check_qop, qrand
 
 RELUS = ["RELU", "RELU6", "RELU_N1_TO_1", "RELU_0_TO_1"]
 # (input scale, zp), (output scale, zp) for int8; uint8 shifts zero points by 128, int16 divides

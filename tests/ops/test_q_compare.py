@@ -10,7 +10,8 @@ import pytest
 from onert_py.errors import OnertPyError
 from onert_py.model_builder import single_op_model
 from op_harness import run_onert
-from quant_harness import check_qop, qrand, qspec
+from builders.quant import all_pairs, qspec
+from quant_harness import check_qop, qrand
 
 OPS = ["EQUAL", "NOT_EQUAL", "LESS", "LESS_EQUAL", "GREATER", "GREATER_EQUAL"]
 PARAMS = {  # (scale, zero point) of the two inputs; zero points shifted by 128 for uint8
@@ -33,13 +34,6 @@ def compare_model(op, sa, sb, dtype, qa, qb):
     so = np.broadcast_shapes(sa, sb)
     return single_op_model(op, [qspec("a", sa, dtype, *qa), qspec("b", sb, dtype, *qb)],
                            [("y", so, "bool")])
-
-
-def all_pairs(dtype):
-    info = np.iinfo(dtype)
-    v = np.arange(info.min, info.max + 1)
-    a, b = np.meshgrid(v, v, indexing="ij")
-    return a.reshape(-1).astype(dtype), b.reshape(-1).astype(dtype)
 
 
 @pytest.mark.parametrize("op", OPS)

@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from onert_py.model_builder import single_op_model
-from quant_harness import QTYPES, check_qop, qrand, qspec
+from builders.quant import QTYPES, qspec
+from quant_harness import check_qop, qrand
 
 SHAPE = (2, 3, 5)
 

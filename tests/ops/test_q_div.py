@@ -10,7 +10,8 @@ import pytest
 from onert_py.errors import ExecutionError, OnertPyError
 from onert_py.model_builder import single_op_model
 from op_harness import run_onert
-from quant_harness import check_qop, qrand, qspec
+from builders.quant import qspec
+from quant_harness import check_qop, qrand
 
 QPARAMS = {  # (scale, zp) of a, b, out
     "unit": ((0.05, 128), (0.05, 128), (0.05, 128)),

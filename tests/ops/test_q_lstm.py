@@ -14,8 +14,8 @@ import pytest
 import onert_py
 import onert_py.backends.cpu.ops.quant.qlstm  # noqa: F401  (registers the kernels)
 from onert_py.model_builder import ModelBuilder
-from quant_harness import qdict
-from test_q_recurrent import check_stateful, exact
+from builders.quant import qdict
+from rnn_harness import check_int_stateful
 
 
 class IntLstm:
@@ -144,7 +144,7 @@ def test_unidirectional_sequence_lstm_int8(variant, time_major):
     cell = cell_for(rng, 5, 6, variant)
     shape = (4, 3, 5) if time_major else (3, 4, 5)
     model = cell.sequence(shape, time_major=time_major)
-    check_stateful(model, int8_runs(rng, shape), "QuantUnidirectionalSequenceLstm", exact)
+    check_int_stateful(model, int8_runs(rng, shape), "QuantUnidirectionalSequenceLstm")
 
 
 @pytest.mark.parametrize("variant", ["basic", "cifg", "layer_norm", "peephole_projection",
@@ -153,7 +153,7 @@ def test_lstm_int8(variant):
     rng = np.random.default_rng(100 + sorted(VARIANTS).index(variant))
     cell = cell_for(rng, 7, 8, variant)
     model = cell.single(3)
-    check_stateful(model, int8_runs(rng, (3, 7)), "QuantLstm", exact)
+    check_int_stateful(model, int8_runs(rng, (3, 7)), "QuantLstm")
 
 
 @pytest.mark.parametrize("projection", [False, True])
@@ -163,7 +163,7 @@ def test_unidirectional_sequence_lstm_int8_clips(projection):
     extra = {"projection": True, "n_output": 4} if projection else {}
     cell = IntLstm(rng, 6, 8, z_out=0, gate_spread=3.0, **extra)
     model = cell.sequence((2, 5, 6), cell_clip=0.37, proj_clip=0.13 if projection else 0.0)
-    check_stateful(model, int8_runs(rng, (2, 5, 6)), "QuantUnidirectionalSequenceLstm", exact)
+    check_int_stateful(model, int8_runs(rng, (2, 5, 6)), "QuantUnidirectionalSequenceLstm")
 
 
 def test_unidirectional_sequence_lstm_int8_larger():
@@ -172,7 +172,7 @@ def test_unidirectional_sequence_lstm_int8_larger():
     cell = IntLstm(rng, 40, 32, n_output=24, layer_norm=True, projection=True, proj_bias=True,
                    z_out=0, z_hidden=3)
     model = cell.sequence((6, 2, 40), time_major=True)
-    check_stateful(model, int8_runs(rng, (6, 2, 40)), "QuantUnidirectionalSequenceLstm", exact)
+    check_int_stateful(model, int8_runs(rng, (6, 2, 40)), "QuantUnidirectionalSequenceLstm")
 
 
 def test_nonzero_output_state_zero_point():
@@ -180,7 +180,7 @@ def test_nonzero_output_state_zero_point():
     rng = np.random.default_rng(3)
     cell = IntLstm(rng, 5, 6, z_hidden=3)
     model = cell.sequence((2, 4, 5))
-    check_stateful(model, int8_runs(rng, (2, 4, 5)), "QuantUnidirectionalSequenceLstm", exact)
+    check_int_stateful(model, int8_runs(rng, (2, 4, 5)), "QuantUnidirectionalSequenceLstm")
 
 
 def refusing_model(cell_scale=-11, n_inter=5) -> bytes:

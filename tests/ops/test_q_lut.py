@@ -7,7 +7,8 @@ import pytest
 
 from onert_py.errors import CompileError, OnertPyError
 from op_harness import run_onert
-from quant_harness import check_qop, quantized_unary
+from builders.quant import quantized_unary
+from quant_harness import check_qop
 
 SCALES = [(0.05, 3), (0.013, -20), (0.2, 0)]      # input (scale, zero point); uint8 adds 128
 

@@ -8,7 +8,8 @@ import pytest
 
 from onert_py.errors import CompileError, OnertPyError
 from op_harness import run_onert
-from quant_harness import check_qop, qrand, quantized_unary
+from builders.quant import quantized_unary
+from quant_harness import check_qop, qrand
 
 
 def every(dtype, lo=None, extra=0):

@@ -8,7 +8,8 @@ import pytest
 
 from onert_py.errors import CompileError
 from op_harness import run_onert
-from quant_harness import check_qop, qrand, quantized_unary
+from builders.quant import quantized_unary
+from quant_harness import check_qop, qrand
 from oracle import tflite_run
 
 LOG_OUT = {"int8": (16 / 256, 127), "uint8": (16 / 256, 255)}

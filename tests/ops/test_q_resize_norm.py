@@ -7,7 +7,8 @@ import pytest
 
 import onert_py
 from onert_py.model_builder import single_op_model
-from quant_harness import QTYPES, check_qop, qrand, qspec
+from builders.quant import QTYPES, qspec
+from quant_harness import check_qop, qrand
 
 DTYPES = ["int8", "uint8", "int16"]
 # name: (input NHWC, output (h, w), align_corners, half_pixel_centers)

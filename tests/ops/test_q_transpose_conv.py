@@ -10,8 +10,9 @@ import numpy as np
 import pytest
 
 from onert_py.model_builder import ModelBuilder
-from quant_harness import check_qop, compile_error, conv_filter, conv_input, qdict
-from test_ops_dynamic import check_runs
+from builders.quant import conv_filter, conv_input, qdict
+from op_harness import check_runs
+from quant_harness import check_qop, compile_error
 
 I32 = np.int32
 

@@ -14,9 +14,9 @@ from onert_py.backends.acl_cl.backend import ClConfig
 from onert_py.errors import ExecutionError
 from onert_py.model_builder import single_op_model
 from oracle import tflite_run
+from paths import MODELS_DIR as MODELS
+from paths import TOOLS
 
-ROOT = os.path.join(os.path.dirname(__file__), "..")
-MODELS = os.path.join(ROOT, "..", "shared", "models")
 
 
 def _mul_relu():
@@ -72,7 +72,7 @@ def test_gather_index_out_of_range_fails_the_run(cl_ready):
 
 def _opencl_check():
     spec = importlib.util.spec_from_file_location(
-        "opencl_check", os.path.join(ROOT, "tools", "opencl_check.py"))
+        "opencl_check", os.path.join(TOOLS, "opencl_check.py"))
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod

@@ -4,19 +4,14 @@ against a NumPy reference): odd channel counts (vector tails), padding, strides,
 channel multipliers and fused activations."""
 from __future__ import annotations
 
-import os
-import sys
-
 import numpy as np
 import pytest
 
 import onert_py
+from builders.single_op import conv_models, conv_out
 from onert_py.model_builder import ModelBuilder, single_op_model
-from op_harness import assert_outputs, backend_or_skip, conv_out, rand
+from op_harness import assert_outputs, backend_or_skip, rand
 from oracle import tflite_run
-
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "ops"))
-from test_ops_conv import conv_models  # noqa: E402
 
 backend_or_skip("acl_neon")
 from onert_py.backends.acl_neon import native  # noqa: E402

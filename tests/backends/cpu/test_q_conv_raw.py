@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 import onert_py
+from builders.qconv import FORMS, qconv_model
 from quant_harness import check_qop
-from test_q_conv import FORMS, qconv_model
 
 EXTRA = {
     "int8_zp_min": ("int8", 0.04, -128, True),

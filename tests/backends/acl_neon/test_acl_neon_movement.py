@@ -12,7 +12,7 @@ from onert_py.errors import ExecutionError
 from onert_py.model_builder import single_op_model
 from op_harness import assert_outputs, backend_or_skip, rand
 from oracle import tflite_run
-from quant_harness import qspec
+from builders.quant import qspec
 
 I32 = np.int32
 backend_or_skip("acl_neon")

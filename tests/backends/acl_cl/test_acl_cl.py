@@ -17,8 +17,8 @@ from onert_py.core.compiler.backend_manager import manager
 from onert_py.errors import BackendNotAvailableError, CompileError
 from onert_py.model_builder import single_op_model
 from oracle import tflite_run
+from paths import MODELS_DIR as MODELS
 
-MODELS = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "models")
 
 
 def _cl_or_skip():
