@@ -4,7 +4,7 @@ machine is skipped with the reason the runtime gives."""
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, Sequence
+from typing import Any, NamedTuple, Sequence
 
 import numpy as np
 import pytest
@@ -65,28 +65,32 @@ def _require_ran_on(session: onert_py.Session, backends: str | Sequence[str]) ->
     """Skip the test when a single non-cpu backend under test was given none of its ops."""
     if not isinstance(backends, str) or backends == "cpu" or ";" in backends:
         return
-    compiled = session._compiled
-    lowered = compiled.lowered
-    if not any(b == backends for b in lowered.op_backend.values()):
-        why = sorted({r for r in _refusals(session, backends)})
+    placement = session.placement()
+    if backends not in placement.used_backends:
+        why = sorted({op.refusals[backends] for op in placement.ops if backends in op.refusals})
+        if backends in placement.not_loaded:
+            why.append(placement.not_loaded[backends])
         pytest.skip(f"{backends} runs none of this model's ops: {'; '.join(why) or 'not chosen'}")
 
 
-def _refusals(session: onert_py.Session, backend_id: str) -> list[str]:
-    """Why `backend_id` refused each op of the model (its supports() answers)."""
-    compiler = session._compiler
-    backend = compiler.backends.get(backend_id)
-    if backend is None:
-        return []
-    g = session._compiled.lowered.graph
-    out = []
-    for op in g.operations.values():
-        if op.type == "Permute":          # inserted by the compiler, the builtin backend's
-            continue
-        ok, why = backend.config.supports(op, g)
-        if not ok:
-            out.append(why)
-    return out
+class Internals(NamedTuple):
+    """A session's private objects (None each once it is closed)."""
+    compiler: Any       # core.compiler.Compiler: backends, assignment, compiled children
+    compiled: Any       # core.compiler.CompiledSubgraph of the primary subgraph: lowered graph,
+                        # backend contexts (tensor registries, memory plans), executor, kernels
+    model: Any          # core.ir.Model as loaded (model.primary: the primary subgraph's graph)
+
+
+def session_internals(session: onert_py.Session) -> Internals:
+    """The one place where tests read Session's private attributes: for tests of what
+    Session.placement() does not expose (the kernel objects picked, memory plans, executor
+    worker threads, what close() releases). Op placement: use session.placement()."""
+    return Internals(session._compiler, session._compiled, session._model)
+
+
+def kernels(session: onert_py.Session) -> list:
+    """The kernel objects of the session's primary subgraph, in execution order."""
+    return [step.kernel for step in session_internals(session).compiled.executor.steps]
 
 
 def open_session(model: bytes, backends: str | Sequence[str] = "cpu",

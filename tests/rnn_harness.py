@@ -8,7 +8,7 @@ from typing import Callable
 
 import numpy as np
 
-from op_harness import open_session
+from op_harness import open_session, session_internals
 from quant_harness import assert_close_int
 
 Compare = Callable[[list, list, str], None]     # (got outputs, expected outputs, label)
@@ -31,9 +31,10 @@ def tflite_runs(model: bytes, runs: list[list[np.ndarray]]) -> list[list[np.ndar
 
 
 def kernel_names(session) -> set[str]:
-    """The class names of a session's kernels (found by walking its executor's attributes)."""
+    """The class names of a session's kernels, control-flow children's included (found by
+    walking the attributes of its compiler and compiled subgraph)."""
     from onert_py.core.backend import Kernel
-    seen, found, todo = set(), set(), [session]
+    seen, found, todo = set(), set(), [session_internals(session)]
     while todo:
         obj = todo.pop()
         if id(obj) in seen or isinstance(obj, (str, bytes, np.ndarray, int, float)):

@@ -16,6 +16,7 @@ from onert_py.errors import SessionClosedError
 from builders.cf_models import if_model, nested_model, while_model, while_until_model
 from builders.small_models import check_relu_add, relu_add_model, small_cnn
 from builders.small_models import small_cnn_inputs as cnn_inputs
+from op_harness import session_internals
 from oracle import tflite_run
 
 EXECUTORS = ["Linear", "Dataflow", "Parallel"]
@@ -229,7 +230,7 @@ def test_close_unmaps_the_model_file_without_gc(tmp_path):
         s.close()
         kept.append(s)                  # closed sessions still referenced hold no mapping
     assert _fds() == before
-    assert all(s._model is None and s._compiled is None for s in kept)
+    assert all(session_internals(s) == (None, None, None) for s in kept)
 
 
 def test_failed_compile_releases_backends_and_the_file(tmp_path):
@@ -246,7 +247,7 @@ def test_failed_compile_releases_backends_and_the_file(tmp_path):
 def test_close_releases_lazily_compiled_children():
     s = Session(nested_model(), backends="cpu")
     s.run([np.int32(3), np.ones((2, 2), np.float32)])
-    children = list(s._compiler.children.values())
+    children = list(session_internals(s).compiler.children.values())
     assert len(children) >= 4
     s.close()
     assert all(c.executor is None and c.contexts == {} for c in children)

@@ -1,7 +1,9 @@
 """The rules of the test tree itself. pytest imports each test module by its file name from its
 own folder (the folders have no __init__.py), so names must be unique across folders; and no
 module imports a test module: shared models live in tests/builders/, shared checks in the
-harness modules (op_harness, quant_harness, rnn_harness, backends/<id>/*_harness)."""
+harness modules (op_harness, quant_harness, rnn_harness, backends/<id>/*_harness). Tests read
+which backend runs what from Session.placement(); the session's private objects only through
+op_harness.session_internals."""
 from __future__ import annotations
 
 import ast
@@ -49,6 +51,22 @@ def test_no_module_imports_a_test_module():
     offenders = [f"{os.path.relpath(path, TESTS_DIR)}:{line} imports {module}"
                  for path in python_files() for line, module in imported_modules(path)
                  if module.split(".")[-1].startswith("test_")]
+    assert not offenders, "\n".join(offenders)
+
+
+SESSION_PRIVATES = {"_compiled", "_compiler", "_model", "_graph"}
+
+
+def test_session_privates_are_read_in_one_place():
+    offenders = []
+    for path in python_files():
+        if os.path.basename(path) == "op_harness.py":      # session_internals
+            continue
+        with open(path, encoding="utf-8") as f:
+            tree = ast.parse(f.read(), path)
+        offenders += [f"{os.path.relpath(path, TESTS_DIR)}:{node.lineno} reads .{node.attr}"
+                      for node in ast.walk(tree)
+                      if isinstance(node, ast.Attribute) and node.attr in SESSION_PRIVATES]
     assert not offenders, "\n".join(offenders)
 
 

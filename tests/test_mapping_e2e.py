@@ -9,6 +9,7 @@ import onert_py
 from builders.shared_models import model_path, realistic_inputs
 from builders.small_models import small_cnn
 from builders.small_models import small_cnn_inputs as small_inputs
+from op_harness import session_internals
 from oracle import tflite_run
 from paths import PLUGINS
 
@@ -21,7 +22,7 @@ def plugin_path(monkeypatch):
 def expected_permutes(sess: onert_py.Session, backend_of: dict[int, str]) -> int:
     """Crossings counted from the original graph: one per (operand, other backend reading it),
     one per backend reading a model input, one per model output."""
-    g = sess._graph
+    g = session_internals(sess).model.primary
     home = {i: "builtin" for i in g.inputs}
     for op in g.operations.values():
         for o in op.outputs:

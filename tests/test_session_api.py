@@ -8,6 +8,7 @@ import onert_py
 from onert_py import infer
 from builders.small_models import small_cnn
 from builders.small_models import small_cnn_inputs as inputs
+from op_harness import session_internals
 from oracle import tflite_run
 
 
@@ -111,7 +112,7 @@ def test_use_mmaped_data_false_reads_the_file(tmp_path):
     path.write_bytes(small_cnn())
     mapped = onert_py.Session(str(path), backends="cpu")
     read = onert_py.Session(str(path), backends="cpu", config={"use_mmaped_data": False})
-    assert any(type(k).__name__ == "mmap" for k in mapped._model.keepalive)
-    assert not any(type(k).__name__ == "mmap" for k in read._model.keepalive)
+    assert any(type(k).__name__ == "mmap" for k in session_internals(mapped).model.keepalive)
+    assert not any(type(k).__name__ == "mmap" for k in session_internals(read).model.keepalive)
     for a, b in zip(mapped.run(inputs()), read.run(inputs())):
         np.testing.assert_array_equal(a, b)

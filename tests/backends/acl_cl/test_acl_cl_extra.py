@@ -113,7 +113,7 @@ def test_models_on_acl_cl_and_mixed(cl_ready, name, backends, config):
         rng = np.random.default_rng(0)
         x = [rng.random(t.shape).astype(t.dtype) for t in s.inputs]
         got = s.run(x)
-        placed = set(s._compiled.lowered.op_backend.values())
+        placed = s.placement().used_backends
     assert "acl_cl" in placed
     if backends == "acl_cl":
         assert "cpu" not in placed

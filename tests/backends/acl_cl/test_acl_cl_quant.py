@@ -15,7 +15,7 @@ pytestmark = pytest.mark.usefixtures("cl_ready")   # skip where no OpenCL device
 def _check_on_cl(model, x):
     import onert_py
     with onert_py.Session(model, backends="acl_cl") as s:     # no cpu: it must run on acl_cl
-        assert "acl_cl" in set(s._compiled.lowered.op_backend.values())
+        assert "acl_cl" in s.placement().used_backends
     check_qop(model, [x], backends="acl_cl")
 
 

@@ -21,7 +21,7 @@ pytestmark = pytest.mark.usefixtures("cl_ready")   # skip where no OpenCL device
 def placed(model) -> set:
     """The backends of the model's own ops (not the builtin I/O permutes)."""
     with onert_py.Session(model, backends="acl_cl;cpu") as s:
-        return set(s._compiled.lowered.op_backend.values()) - {"builtin"}
+        return s.placement().used_backends - {"builtin"}
 
 
 def check_on_cl(model, xs):
@@ -195,9 +195,7 @@ def test_mobilenet_v2_int8_on_acl_cl():
     from builders.shared_models import model_path, quantized_inputs
     path = model_path("mobilenet_v2_int8")     # skips when ../shared/models is absent
     sess = onert_py.Session(path, backends="acl_cl;cpu")
-    placed = sess._compiled.lowered.op_backend
-    g = sess._compiled.lowered.graph
-    on_cl = {g.operations[i].type for i, b in placed.items() if b == "acl_cl"}
+    on_cl = {op.type for op in sess.placement().ops_on("acl_cl")}
     assert {"Conv2D", "DepthwiseConv2D", "BinaryArithmetic"} <= on_cl, on_cl
     inputs = quantized_inputs(sess, 0)
     expected = tflite_run(path, inputs)

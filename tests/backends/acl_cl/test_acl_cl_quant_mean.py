@@ -20,7 +20,7 @@ pytestmark = pytest.mark.usefixtures("cl_ready")   # skip where no OpenCL device
 def placed(model, backends="acl_cl;cpu") -> set:
     """The backends of the model's own ops (not the builtin I/O permutes)."""
     with onert_py.Session(model, backends=backends) as s:
-        return set(s._compiled.lowered.op_backend.values()) - {"builtin"}
+        return s.placement().used_backends - {"builtin"}
 
 
 def check_on_cl(model, xs):
@@ -95,7 +95,7 @@ def test_mobilenet_v2_int8_on_acl_cl_alone():
     from builders.shared_models import model_path, quantized_inputs
     path = model_path("mobilenet_v2_int8")     # skips when ../shared/models is absent
     sess = onert_py.Session(path, backends="acl_cl")
-    assert set(sess._compiled.lowered.op_backend.values()) <= {"acl_cl", "builtin"}
+    assert sess.placement().used_backends <= {"acl_cl", "builtin"}
     inputs = quantized_inputs(sess, 0)
     expected = tflite_run(path, inputs)
     for got, e in zip(sess.run(inputs), expected):

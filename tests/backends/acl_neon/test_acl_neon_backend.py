@@ -14,7 +14,7 @@ import pytest
 import onert_py
 from onert_py.model_builder import single_op_model
 
-from op_harness import backend_or_skip
+from op_harness import backend_or_skip, session_internals
 from paths import REPO_ROOT
 
 ROOT = Path(REPO_ROOT)
@@ -54,7 +54,7 @@ def test_isa_levels(native):
 def test_threads_from_config(native, threads):
     config = {} if threads is None else {"num_threads": threads}
     with onert_py.Session(RESHAPE, backends="acl_neon", config=config) as sess:
-        ctx = sess._compiled.contexts["acl_neon"]
+        ctx = session_internals(sess).compiled.contexts["acl_neon"]
         assert ctx.threads == (threads or native.hardware_threads())
 
 

@@ -28,9 +28,7 @@ def session(model: bytes, threads: int) -> onert_py.Session:
 
 def placement(s: onert_py.Session) -> dict[str, str]:
     """op type -> backend, for the model's (non-Permute) ops."""
-    lowered = s._compiled.lowered
-    return {lowered.graph.operations[i].type: b for i, b in lowered.op_backend.items()
-            if lowered.graph.operations[i].type != "Permute"}
+    return {op.type: op.backend for op in s.placement().ops}
 
 
 def check(model: bytes, inputs: list, threads: int, on: str = "acl_neon") -> None:

@@ -71,9 +71,7 @@ def test_mobilenet_v2_int8_bit_exact():
     from builders.shared_models import model_path, quantized_inputs
     path = model_path("mobilenet_v2_int8")     # skips when ../shared/models is absent
     sess = Session(path, backends="acl_neon;cpu", config={"num_threads": 2})
-    placed = sess._compiled.lowered.op_backend
-    g = sess._compiled.lowered.graph
-    neon = {g.operations[i].type for i, b in placed.items() if b == "acl_neon"}
+    neon = {op.type for op in sess.placement().ops_on("acl_neon")}
     assert {"Conv2D", "DepthwiseConv2D", "BinaryArithmetic"} <= neon, neon
     for seed in range(2):
         inputs = quantized_inputs(sess, seed)

@@ -14,6 +14,7 @@ from builders.qmatmul import A_SCALE, B_SCALE, SHAPES, bmm_model, case, out_shap
 from builders.qpool import RATIOS, reduce_model
 from builders.quant import all_pairs
 from neon_harness import ISAS, check_threads
+from op_harness import kernels
 from onert_py import Session
 from onert_py.core.loader.flatbuffer_loader import load_flatbuffer
 from quant_harness import qrand
@@ -106,5 +107,5 @@ def test_batch_matmul_int8_each_isa(isa, mult):
     model, inputs = _bmm("bcast4d", mult, False, (3, -2, 5), seed=3)
     check_threads(model, inputs)
     sess = Session(model, backends="acl_neon")
-    kernels = [st.kernel for st in sess._compiled.executor._live]
-    assert any(type(k).__name__ == "NeonQBatchMatMul" and k.native is not None for k in kernels)
+    assert any(type(k).__name__ == "NeonQBatchMatMul" and k.native is not None
+               for k in kernels(sess))

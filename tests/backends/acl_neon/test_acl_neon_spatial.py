@@ -10,7 +10,7 @@ import pytest
 import onert_py
 from builders.single_op import conv_models, conv_out
 from onert_py.model_builder import ModelBuilder, single_op_model
-from op_harness import assert_outputs, backend_or_skip, rand
+from op_harness import assert_outputs, backend_or_skip, rand, session_internals
 from oracle import tflite_run
 
 backend_or_skip("acl_neon")
@@ -25,7 +25,7 @@ TOL = {"rtol": 1e-4, "atol": 1e-5}
 def neon_session(model: bytes, threads: int) -> onert_py.Session:
     """A session on acl_neon (cpu behind it) that must have given the model's op to acl_neon."""
     s = onert_py.Session(model, backends=["acl_neon", "cpu"], config={"num_threads": threads})
-    ran = set(s._compiled.lowered.op_backend.values())
+    ran = s.placement().used_backends
     assert "acl_neon" in ran, f"acl_neon refused the op (ran on {sorted(ran)})"
     return s
 
@@ -196,8 +196,8 @@ def test_unsupported_forms_fall_back_to_cpu():
                          fused_activation_function="TANH")
     for model, cls, why in ((pool, NeonPool2D, "L2_POOL_2D"), (l2, NeonL2Normalization, "TANH")):
         s = onert_py.Session(model, backends=["acl_neon", "cpu"])
-        g = s._compiled.lowered.graph
+        g = session_internals(s).compiled.lowered.graph     # the IR op supports() takes
         op = next(o for o in g.operations.values() if o.type in ("Pool2D", "L2Normalization"))
         ok, reason = cls.supports(op, g)
         assert not ok and why in reason
-        assert s._compiled.lowered.op_backend[op.index] == "cpu"
+        assert s.placement().backend_of(op.index) == "cpu"
