@@ -12,7 +12,7 @@ import pytest
 
 from onert_py import CompileError, Session
 
-from op_harness import run_onert
+from op_harness import run_onert, with_fallback
 from oracle import tflite_run
 
 
@@ -39,10 +39,12 @@ def assert_close_int(got: np.ndarray, expected: np.ndarray, max_diff: int, what:
         f"interpreter {expected.reshape(-1)[np.argmax(diff)]}")
 
 
-def check_qop(model: bytes, inputs: Sequence[np.ndarray], max_diff: int = 0,
-              backends: str | Sequence[str] = "cpu") -> list[np.ndarray]:
-    """Run `model` on onert_py and on the interpreter (builtin kernels); integer outputs equal
-    within `max_diff` steps, float outputs within 1e-5."""
+def check_qop(model: bytes, inputs: Sequence[np.ndarray], backends: str | Sequence[str] = "cpu",
+              max_diff: int = 0) -> list[np.ndarray]:
+    """Run `model` on onert_py (op_harness.run_onert: a single non-cpu backend gets cpu behind
+    it, and the test skips when that backend runs none of the ops) and on the interpreter
+    (builtin kernels); integer outputs equal within `max_diff` steps, float outputs within
+    1e-5."""
     expected = tflite_run(model, list(inputs))
     got = run_onert(model, inputs, backends)
     assert len(got) == len(expected)
@@ -52,7 +54,8 @@ def check_qop(model: bytes, inputs: Sequence[np.ndarray], max_diff: int = 0,
 
 
 def compile_error(model: bytes, backends: str = "cpu") -> str:
-    """The message of the CompileError that loading `model` must raise."""
+    """The message of the CompileError that loading `model` on `backends` must raise (a single
+    backend other than cpu with cpu behind it, as op tests run it)."""
     with pytest.raises(CompileError) as info:
-        Session(model, backends=backends)
+        Session(model, backends=with_fallback(backends))
     return str(info.value)

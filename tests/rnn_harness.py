@@ -58,13 +58,14 @@ def check_stateful(model: bytes, runs: list[list[np.ndarray]], compare: Compare,
     """Runs 1..n in one session on `backends` (op_harness.open_session: a single non-cpu
     backend gets cpu behind it, skipped when it runs none of the ops) match `expected`
     (default: the interpreter's consecutive invocations) by `compare`; after a reset, run 1
-    again does. `picked(kernel names)` must hold
-    for the session's kernels when given; with `distinct`, the expected answers of runs 1 and 2
-    must differ (else the runs do not tell state apart). Returns the expected outputs."""
+    again does. `picked(kernel names)`, when given, must hold for the session's kernels where cpu
+    runs the model (the names are cpu's kernel classes); with `distinct`, the expected answers
+    of runs 1 and 2 must differ (else the runs do not tell state apart). Returns the expected
+    outputs."""
     if expected is None:
         expected = tflite_runs(model, runs)
     session = open_session(model, backends)
-    if picked is not None:
+    if picked is not None and "cpu" in session.placement().used_backends:
         names = kernel_names(session)
         assert picked(names), f"the expected kernel was not picked: {sorted(names)}"
     for k, (xs, exp) in enumerate(zip(runs, expected)):
@@ -89,14 +90,15 @@ def seq_runs(rng, shape, n: int, aux_shape=None) -> list[list[np.ndarray]]:
 
 
 def check_int_stateful(model: bytes, runs: list[list[np.ndarray]], kernel: str,
-                       varied: bool = True) -> list[list[np.ndarray]]:
-    """check_stateful for integer models: every output bit-exact, the `kernel` class picked;
-    with `varied`, the expected outputs must not be saturated or constant."""
+                       varied: bool = True, backends="cpu") -> list[list[np.ndarray]]:
+    """check_stateful for integer models: every output bit-exact, the cpu kernel class `kernel`
+    picked (where cpu runs it); with `varied`, the expected outputs must not be saturated or
+    constant."""
     def exact(got: list, expected: list, label: str) -> None:
         for g, e in zip(got, expected):
             assert_close_int(g, e, 0, label)
     expected = check_stateful(model, runs, exact, picked=lambda names: kernel in names,
-                              distinct=False)
+                              distinct=False, backends=backends)
     if varied:
         outs = np.concatenate([e[0].ravel() for e in expected]).astype(np.int64)
         assert np.unique(outs).size > 4, "the test outputs are saturated or constant"

@@ -12,18 +12,18 @@ from quant_harness import check_qop, compile_error
 
 @pytest.mark.parametrize("form", list(FORMS))
 @pytest.mark.parametrize("case", list(CONV))
-def test_conv2d(form, case):
+def test_conv2d(backend, form, case):
     xs, ws, stride, dil, padding, act = CONV[case]
     model, x = qconv_model("CONV_2D", form, xs, ws, stride, dil, padding, act)
-    check_qop(model, [x])
+    check_qop(model, [x], backend)
 
 
 @pytest.mark.parametrize("form", list(FORMS))
 @pytest.mark.parametrize("case", list(DEPTHWISE))
-def test_depthwise_conv2d(form, case):
+def test_depthwise_conv2d(backend, form, case):
     xs, ws, mult, stride, dil, padding, act = DEPTHWISE[case]
     model, x = qconv_model("DEPTHWISE_CONV_2D", form, xs, ws, stride, dil, padding, act, mult)
-    check_qop(model, [x])
+    check_qop(model, [x], backend)
 
 
 @pytest.mark.parametrize("form", list(FORMS))
@@ -36,21 +36,21 @@ def test_depthwise_conv2d(form, case):
     ("CONV_2D", (1, 9, 10, 8), (40, 1, 1, 8), 1),
 ])
 @pytest.mark.parametrize("seed", [0, 1])
-def test_rounding_ties(form, op, xs, ws, mult, seed):
+def test_rounding_ties(backend, form, op, xs, ws, mult, seed):
     """Power-of-two multipliers: many accumulators fall exactly halfway between two outputs."""
     model, x = qconv_model(op, form, xs, ws, mult=mult, ties=True, seed=seed)
-    check_qop(model, [x])
+    check_qop(model, [x], backend)
 
 
 @pytest.mark.parametrize("op,ws", [("CONV_2D", (4, 3, 3, 3)), ("DEPTHWISE_CONV_2D", (1, 3, 3, 3))])
-def test_refused(op, ws):
+def test_refused(backend, op, ws):
     xs = (1, 5, 5, 3)
-    assert "needs a bias" in compile_error(qconv_model(op, "int8", xs, ws, bias=False)[0])
+    assert "needs a bias" in compile_error(qconv_model(op, "int8", xs, ws, bias=False)[0], backend)
     # int8: the interpreter ignores a bias scale that is not input * filter scale, and so do we
     model, x = qconv_model(op, "int8", xs, ws, bias_scale=1.0)
-    check_qop(model, [x])
-    msg = compile_error(qconv_model(op, "uint8", xs, ws, bias_scale=0.5)[0])
+    check_qop(model, [x], backend)
+    msg = compile_error(qconv_model(op, "uint8", xs, ws, bias_scale=0.5)[0], backend)
     assert "bias scale" in msg
-    assert "zero points 0" in compile_error(qconv_model(op, "int8", xs, ws, wzp=3)[0])
-    msg = compile_error(qconv_model(op, "int16", xs, ws, bias_dtype="int32")[0])
+    assert "zero points 0" in compile_error(qconv_model(op, "int8", xs, ws, wzp=3)[0], backend)
+    msg = compile_error(qconv_model(op, "int16", xs, ws, bias_dtype="int32")[0], backend)
     assert "int64 bias" in msg

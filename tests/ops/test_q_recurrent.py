@@ -15,6 +15,7 @@ import onert_py
 from onert_py.model_builder import ModelBuilder
 import rnn_harness
 from builders.quant import qdict
+from op_harness import with_fallback
 from rnn_harness import check_int_stateful
 
 
@@ -58,36 +59,37 @@ def int8_runs(rng, shape, n):
     (2, 40, 5, 2, 6, True),
     (4, 9, 2, 4, 1, True),
 ])
-def test_svdf_int8(batch, n_input, units, rank, memory, bias):
+def test_svdf_int8(backend, batch, n_input, units, rank, memory, bias):
     rng = np.random.default_rng(batch * 1000 + n_input * 10 + memory)
     model = int_svdf_model(rng, batch, n_input, units, rank, memory, bias)
     runs = int8_runs(rng, (batch, n_input), max(3, memory + 2))
-    check_int_stateful(model, runs, "QuantSvdf")
+    check_int_stateful(model, runs, "QuantSvdf", backends=backend)
 
 
-def test_svdf_int8_rounding_ties():
+def test_svdf_int8_rounding_ties(backend):
     """Effective scales 1/2 and 1/4 with small weights and inputs: many rescales fall on exact
     halves, negative ones included; TFLite's reference rounding takes them away from zero."""
     rng = np.random.default_rng(5)
     scales = (0.5, 3, 0.25, 0.25, 2.0 ** -10, 2.0 ** -10, -2)
     model = int_svdf_model(rng, 3, 7, 5, 2, 3, scales=scales, wmax=(3, 3))
     runs = [[rng.integers(0, 7, (3, 7)).astype(np.int8)] for _ in range(5)]
-    check_int_stateful(model, runs, "QuantSvdf")
+    check_int_stateful(model, runs, "QuantSvdf", backends=backend)
 
 
-def test_svdf_int8_saturation():
+def test_svdf_int8_saturation(backend):
     """A state scale so small that the int16 state saturates, and an output scale that clamps
     many outputs: both clamps as the interpreter's."""
     rng = np.random.default_rng(7)
     scales = (0.05, 0, 0.02, 1e-5, 0.001, 0.5, 0)
     model = int_svdf_model(rng, 2, 6, 3, 2, 3, scales=scales)
-    check_int_stateful(model, int8_runs(rng, (2, 6), 4), "QuantSvdf", varied=False)
+    check_int_stateful(model, int8_runs(rng, (2, 6), 4), "QuantSvdf", varied=False,
+                       backends=backend)
 
 
-def test_svdf_int8_refuses_other_activations():
+def test_svdf_int8_refuses_other_activations(backend):
     """TFLite's integer SVDF fails on any activation but RELU; so does onert_py, at compile."""
     model = int_svdf_model(np.random.default_rng(0), 1, 3, 2, 1, 2, act="NONE")
     with pytest.raises(Exception, match="(?i)relu"):
         rnn_harness.tflite_runs(model, int8_runs(np.random.default_rng(1), (1, 3), 1))
     with pytest.raises(Exception, match="RELU"):
-        onert_py.Session(model, backends="cpu")
+        onert_py.Session(model, backends=with_fallback(backend))
