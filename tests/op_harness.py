@@ -74,11 +74,14 @@ def _require_ran_on(session: onert_py.Session, backends: str | Sequence[str]) ->
 
 
 class Internals(NamedTuple):
-    """A session's private objects (None each once it is closed)."""
-    compiler: Any       # core.compiler.Compiler: backends, assignment, compiled children
-    compiled: Any       # core.compiler.CompiledSubgraph of the primary subgraph: lowered graph,
-                        # backend contexts (tensor registries, memory plans), executor, kernels
-    model: Any          # core.ir.Model as loaded (model.primary: the primary subgraph's graph)
+    """A session's private objects (None each once it is closed): `compiler`, the
+    core.compiler.Compiler (backends, assignment, compiled children); `compiled`, the
+    CompiledSubgraph of the primary subgraph (lowered graph, backend contexts with their tensor
+    registries and memory plans, executor, kernels); `model`, the core.ir.Model as loaded
+    (model.primary: the primary subgraph's graph)."""
+    compiler: Any
+    compiled: Any
+    model: Any
 
 
 def session_internals(session: onert_py.Session) -> Internals:
@@ -177,4 +180,3 @@ def rand(rng: np.random.Generator, shape: Sequence[int], dtype: str = "float32",
     if np.dtype(dtype).kind == "b":
         return rng.random(shape) < 0.5
     return rng.uniform(low, high, size=shape).astype(dtype)
-

@@ -9,6 +9,7 @@ import numpy as np
 
 from onert_py.model_builder import ModelBuilder
 
+
 class Lstm:
     """Builds LSTM-family models with random weights."""
 

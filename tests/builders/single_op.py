@@ -33,7 +33,6 @@ def binary_model(op: str, a_shape: Sequence[int], b_shape: Sequence[int], dtype:
                            [("y", out, out_dtype or dtype)], **options)
 
 
-
 def conv_models(op: str, xs: tuple, w: np.ndarray, bias: np.ndarray | None, out: tuple,
                 opts: dict) -> tuple[bytes, bytes | None]:
     """The model under test and, when it has no bias, the interpreter's reference model: TFLite

@@ -6,6 +6,7 @@ import numpy as np
 from onert_py.model_builder import ModelBuilder
 from op_harness import rand
 
+
 def sparse_matrix(rng: np.random.Generator, shape: tuple[int, ...], density: float) -> np.ndarray:
     """A float32 array with about `density` of its entries non-zero."""
     values = rand(rng, shape, low=1, high=5)

@@ -20,7 +20,6 @@ from oracle import tflite_run
 from paths import MODELS_DIR as MODELS
 
 
-
 def _cl_or_skip():
     cfg = ClConfig()
     if not cfg.initialize():

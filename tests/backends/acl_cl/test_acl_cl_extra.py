@@ -18,7 +18,6 @@ from paths import MODELS_DIR as MODELS
 from paths import TOOLS
 
 
-
 def _mul_relu():
     return single_op_model("MUL", [("a", (2, 8, 8, 4), "float32"), ("b", (4,), "float32")],
                            [("y", (2, 8, 8, 4), "float32")], fused_activation_function="RELU")

@@ -18,7 +18,6 @@ from paths import MODELS_DIR
 from rnn_harness import kernel_names, seq_runs, tflite_runs
 
 
-
 @pytest.fixture(scope="module", autouse=True)
 def neon_ready():
     backend_or_skip("acl_neon")
