@@ -5,13 +5,14 @@ from . import errors
 from .errors import (BackendNotAvailableError, CompileError, ConfigError, ExecutionError,
                      InputError, ModelLoadError, OnertPyError, SessionClosedError,
                      UnsupportedOperationError)
+from .placement import Placement
 from .session import Session
 from .custom_ops import register_custom_op, unregister_custom_op  # noqa: F401
 from .tensorinfo import TensorInfo
 
 __version__ = "0.1.0"
 
-__all__ = ["Session", "TensorInfo", "errors", "OnertPyError", "SessionClosedError",
+__all__ = ["Session", "TensorInfo", "Placement", "errors", "OnertPyError", "SessionClosedError",
            "ModelLoadError", "ConfigError",
            "BackendNotAvailableError", "CompileError", "UnsupportedOperationError",
            "InputError", "ExecutionError", "register_custom_op", "unregister_custom_op",

@@ -16,6 +16,7 @@ from .core.loader import load_model
 from .errors import CompileError, InputError, OnertPyError, SessionClosedError
 from .session_io import as_input_array, input_list
 from .explain import explain as explain_text
+from .placement import Placement, placement_of
 from .tensorinfo import TensorInfo
 
 
@@ -151,6 +152,12 @@ class Session:
         """Per op: the backend it runs on and why; the Permutes inserted."""
         with self._lock:
             return explain_text(self._open(), self._compiled)
+
+    def placement(self) -> Placement:
+        """Which backend runs each op (primary and compiled child subgraphs) and the Permutes
+        inserted, as a frozen Placement (onert_py.placement); explain() says it in words."""
+        with self._lock:
+            return placement_of(self._open(), self._compiled)
 
     # ---- shapes ------------------------------------------------------------------------
     def _input_position(self, key: int | str) -> int:

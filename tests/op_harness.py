@@ -4,7 +4,7 @@ machine is skipped with the reason the runtime gives."""
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, Sequence
+from typing import Any, NamedTuple, Sequence
 
 import numpy as np
 import pytest
@@ -65,28 +65,35 @@ def _require_ran_on(session: onert_py.Session, backends: str | Sequence[str]) ->
     """Skip the test when a single non-cpu backend under test was given none of its ops."""
     if not isinstance(backends, str) or backends == "cpu" or ";" in backends:
         return
-    compiled = session._compiled
-    lowered = compiled.lowered
-    if not any(b == backends for b in lowered.op_backend.values()):
-        why = sorted({r for r in _refusals(session, backends)})
+    placement = session.placement()
+    if backends not in placement.used_backends:
+        why = sorted({op.refusals[backends] for op in placement.ops if backends in op.refusals})
+        if backends in placement.not_loaded:
+            why.append(placement.not_loaded[backends])
         pytest.skip(f"{backends} runs none of this model's ops: {'; '.join(why) or 'not chosen'}")
 
 
-def _refusals(session: onert_py.Session, backend_id: str) -> list[str]:
-    """Why `backend_id` refused each op of the model (its supports() answers)."""
-    compiler = session._compiler
-    backend = compiler.backends.get(backend_id)
-    if backend is None:
-        return []
-    g = session._compiled.lowered.graph
-    out = []
-    for op in g.operations.values():
-        if op.type == "Permute":          # inserted by the compiler, the builtin backend's
-            continue
-        ok, why = backend.config.supports(op, g)
-        if not ok:
-            out.append(why)
-    return out
+class Internals(NamedTuple):
+    """A session's private objects (None each once it is closed): `compiler`, the
+    core.compiler.Compiler (backends, assignment, compiled children); `compiled`, the
+    CompiledSubgraph of the primary subgraph (lowered graph, backend contexts with their tensor
+    registries and memory plans, executor, kernels); `model`, the core.ir.Model as loaded
+    (model.primary: the primary subgraph's graph)."""
+    compiler: Any
+    compiled: Any
+    model: Any
+
+
+def session_internals(session: onert_py.Session) -> Internals:
+    """The one place where tests read Session's private attributes: for tests of what
+    Session.placement() does not expose (the kernel objects picked, memory plans, executor
+    worker threads, what close() releases). Op placement: use session.placement()."""
+    return Internals(session._compiler, session._compiled, session._model)
+
+
+def kernels(session: onert_py.Session) -> list:
+    """The kernel objects of the session's primary subgraph, in execution order."""
+    return [step.kernel for step in session_internals(session).compiled.executor.steps]
 
 
 def open_session(model: bytes, backends: str | Sequence[str] = "cpu",
@@ -125,6 +132,30 @@ def check_op(model: bytes, inputs: Sequence[np.ndarray], backends: str | Sequenc
     return got
 
 
+def check_runs(model: bytes, runs: Sequence[Sequence[np.ndarray]], backend: str = "cpu",
+               rtol: float = 1e-5, atol: float = 1e-6,
+               expected: dict[int, Sequence[np.ndarray]] | None = None
+               ) -> list[list[np.ndarray]]:
+    """Run one session on each input list in turn (resizing inputs whose shape changes) and
+    compare every run's outputs with the interpreter's: shapes, dtypes and values.
+    `expected[n]` replaces the interpreter for run n: it cannot hand back an empty output
+    (get_tensor says "Invalid tensor size"), so runs with one give theirs here."""
+    results = []
+    with open_session(model, backend) as sess:
+        for n, inputs in enumerate(runs):
+            for pos, (info, x) in enumerate(zip(sess.inputs, inputs)):
+                if tuple(info.shape) != np.shape(x):
+                    sess.set_input_shape(pos, np.shape(x))
+            got = [np.array(o, copy=True) for o in sess.run(list(inputs))]
+            if expected and n in expected:
+                want = [np.asarray(e) for e in expected[n]]
+            else:
+                want = tflite_run(model, list(inputs))
+            assert_outputs(got, want, rtol, atol, f"of run {n}")
+            results.append(got)
+    return results
+
+
 def assert_outputs(got: Sequence[np.ndarray], expected: Sequence[np.ndarray], rtol: float,
                    atol: float, label: str = "") -> None:
     """Same count, shapes and dtypes; integer/bool values exactly, floats within rtol/atol."""
@@ -139,7 +170,7 @@ def assert_outputs(got: Sequence[np.ndarray], expected: Sequence[np.ndarray], rt
             np.testing.assert_array_equal(g, e, err_msg=what)
 
 
-# ---- small builders shared by the op test modules -------------------------------------------
+# ---- random inputs ------------------------------------------------------------------------------
 def rand(rng: np.random.Generator, shape: Sequence[int], dtype: str = "float32",
          low: float = -2.0, high: float = 2.0) -> np.ndarray:
     """Uniform values in [low, high) (integers: [low, high)) of `dtype`."""
@@ -149,26 +180,3 @@ def rand(rng: np.random.Generator, shape: Sequence[int], dtype: str = "float32",
     if np.dtype(dtype).kind == "b":
         return rng.random(shape) < 0.5
     return rng.uniform(low, high, size=shape).astype(dtype)
-
-
-def conv_out(size: int, k: int, stride: int, dilation: int, padding: str) -> int:
-    """TFLite's output size of a convolution or pooling window along one axis."""
-    if padding == "SAME":
-        return (size + stride - 1) // stride
-    return (size - ((k - 1) * dilation + 1) + stride) // stride
-
-
-def unary_model(op: str, shape: Sequence[int], dtype: str = "float32",
-                out_dtype: str | None = None, out_shape: Sequence[int] | None = None,
-                **options: Any) -> bytes:
-    """A model computing `op` on one graph input."""
-    return single_op_model(op, [("x", tuple(shape), dtype)],
-                           [("y", tuple(out_shape or shape), out_dtype or dtype)], **options)
-
-
-def binary_model(op: str, a_shape: Sequence[int], b_shape: Sequence[int], dtype: str = "float32",
-                 out_dtype: str | None = None, **options: Any) -> bytes:
-    """A model computing `op` on two graph inputs, the output shape broadcast from theirs."""
-    out = tuple(np.broadcast_shapes(tuple(a_shape), tuple(b_shape)))
-    return single_op_model(op, [("a", tuple(a_shape), dtype), ("b", tuple(b_shape), dtype)],
-                           [("y", out, out_dtype or dtype)], **options)

@@ -8,8 +8,8 @@ from typing import Callable
 
 import numpy as np
 
-from onert_py.model_builder import ModelBuilder
-from op_harness import open_session
+from op_harness import open_session, session_internals
+from quant_harness import assert_close_int
 
 Compare = Callable[[list, list, str], None]     # (got outputs, expected outputs, label)
 
@@ -31,9 +31,10 @@ def tflite_runs(model: bytes, runs: list[list[np.ndarray]]) -> list[list[np.ndar
 
 
 def kernel_names(session) -> set[str]:
-    """The class names of a session's kernels (found by walking its executor's attributes)."""
+    """The class names of a session's kernels, control-flow children's included (found by
+    walking the attributes of its compiler and compiled subgraph)."""
     from onert_py.core.backend import Kernel
-    seen, found, todo = set(), set(), [session]
+    seen, found, todo = set(), set(), [session_internals(session)]
     while todo:
         obj = todo.pop()
         if id(obj) in seen or isinstance(obj, (str, bytes, np.ndarray, int, float)):
@@ -57,13 +58,14 @@ def check_stateful(model: bytes, runs: list[list[np.ndarray]], compare: Compare,
     """Runs 1..n in one session on `backends` (op_harness.open_session: a single non-cpu
     backend gets cpu behind it, skipped when it runs none of the ops) match `expected`
     (default: the interpreter's consecutive invocations) by `compare`; after a reset, run 1
-    again does. `picked(kernel names)` must hold
-    for the session's kernels when given; with `distinct`, the expected answers of runs 1 and 2
-    must differ (else the runs do not tell state apart). Returns the expected outputs."""
+    again does. `picked(kernel names)`, when given, must hold for the session's kernels where cpu
+    runs the model (the names are cpu's kernel classes); with `distinct`, the expected answers
+    of runs 1 and 2 must differ (else the runs do not tell state apart). Returns the expected
+    outputs."""
     if expected is None:
         expected = tflite_runs(model, runs)
     session = open_session(model, backends)
-    if picked is not None:
+    if picked is not None and "cpu" in session.placement().used_backends:
         names = kernel_names(session)
         assert picked(names), f"the expected kernel was not picked: {sorted(names)}"
     for k, (xs, exp) in enumerate(zip(runs, expected)):
@@ -87,29 +89,17 @@ def seq_runs(rng, shape, n: int, aux_shape=None) -> list[list[np.ndarray]]:
     return runs
 
 
-Slots = Callable[..., list]     # (rng, builder, name prefix, units, n_input) -> [w, r, bias]
-
-
-def rnn_model(rng, slots: Slots, act: str, **options) -> bytes:
-    """RNN over a (2, 3) input with 5 units and a variable state; weights from `slots`."""
-    mb = ModelBuilder()
-    x = mb.add_input("x", (2, 3))
-    h = mb.add_tensor("h", (2, 5), is_variable=True)
-    y = mb.add_tensor("y", (2, 5))
-    mb.add_op("RNN", [x, *slots(rng, mb, "", 5, 3), h], [y], fused_activation_function=act,
-              **options)
-    mb.add_output(y)
-    return mb.build()
-
-
-def seq_rnn_model(rng, slots: Slots, shape, time_major: bool, act: str, **options) -> bytes:
-    """UNIDIRECTIONAL_SEQUENCE_RNN over `shape` with 5 units and a variable state."""
-    batch = shape[1] if time_major else shape[0]
-    mb = ModelBuilder()
-    x = mb.add_input("x", shape)
-    h = mb.add_tensor("h", (batch, 5), is_variable=True)
-    y = mb.add_tensor("y", tuple(shape[:2]) + (5,))
-    mb.add_op("UNIDIRECTIONAL_SEQUENCE_RNN", [x, *slots(rng, mb, "", 5, shape[2]), h], [y],
-              time_major=time_major, fused_activation_function=act, **options)
-    mb.add_output(y)
-    return mb.build()
+def check_int_stateful(model: bytes, runs: list[list[np.ndarray]], kernel: str,
+                       varied: bool = True, backends="cpu") -> list[list[np.ndarray]]:
+    """check_stateful for integer models: every output bit-exact, the cpu kernel class `kernel`
+    picked (where cpu runs it); with `varied`, the expected outputs must not be saturated or
+    constant."""
+    def exact(got: list, expected: list, label: str) -> None:
+        for g, e in zip(got, expected):
+            assert_close_int(g, e, 0, label)
+    expected = check_stateful(model, runs, exact, picked=lambda names: kernel in names,
+                              distinct=False, backends=backends)
+    if varied:
+        outs = np.concatenate([e[0].ravel() for e in expected]).astype(np.int64)
+        assert np.unique(outs).size > 4, "the test outputs are saturated or constant"
+    return expected

@@ -9,16 +9,17 @@ from dataclasses import fields
 import numpy as np
 import pytest
 
-import cf_models
 import onert_py
+from builders import cf_models
+from builders.quant import qdict
 from onert_py.core.backend import ContextData
 from onert_py.core.compiler import compiler as compiler_mod
 from onert_py.model_builder import ModelBuilder
-from quant_harness import qdict
+from op_harness import session_internals
 
 
 def log_of(sess: onert_py.Session) -> list[tuple[int, tuple, int]]:
-    return list(sess._compiler.compile_log)
+    return list(session_internals(sess).compiler.compile_log)
 
 
 @pytest.fixture
@@ -119,7 +120,8 @@ def test_nested_children_are_built_bottom_up_after_one_shape_pass(phases) -> Non
     log = log_of(sess)
     assert [(sg, depth) for sg, _, depth in log] == [(sg, 0) for sg in builds]
     assert log[-1] == (0, ((), (2, 2)), 0)
-    assert list(sess._compiler.children) == [(sg, shapes) for sg, shapes, _ in log[:-1]]
+    children = session_internals(sess).compiler.children
+    assert list(children) == [(sg, shapes) for sg, shapes, _ in log[:-1]]
     out = sess.run([np.int32(4), np.ones((2, 2), np.float32)])[0]
     # i = 0, 1: then (x doubled while sum(x) < 50: 1 -> 16, then stays); i = 2, 3: else (+1)
     np.testing.assert_array_equal(out, np.full((2, 2), 18, np.float32))
@@ -150,7 +152,7 @@ def test_call_once_child_is_built_first() -> None:
 
 def test_new_shapes_compile_flat_and_reuse_the_cache(phases) -> None:
     sess = onert_py.Session(cf_models.nested_model(), backends="cpu")
-    compiler = sess._compiler
+    compiler = session_internals(sess).compiler
     built = len(log_of(sess))
     then_2x2 = compiler.children[(3, ((2, 2),))]
     assert compiler.subgraph(3, [(2, 2)]) is then_2x2          # cached: nothing built
@@ -197,15 +199,16 @@ def test_recursion_through_a_kernel_request_is_refused(phases) -> None:
 
 def test_io_float_is_an_argument_of_the_compile() -> None:
     sess = onert_py.Session(int8_model(), backends="cpu", float_io=True)
-    compiler, graph = sess._compiler, sess._model.primary
+    compiler, graph = session_internals(sess).compiler, session_internals(sess).model.primary
     x, y = graph.inputs[0], graph.outputs[0]
     assert not hasattr(compiler, "io_float")
-    assert sess._compiled.io_float == {x, y}
+    assert session_internals(sess).compiled.io_float == {x, y}
     assert [i.dtype for i in (*sess.inputs, *sess.outputs)] == [np.float32, np.float32]
     sess.set_output_type(0, "int8")
-    assert sess._compiled.io_float == {x} and sess.outputs[0].dtype == np.int8
+    assert session_internals(sess).compiled.io_float == {x} and sess.outputs[0].dtype == np.int8
     again = compiler.compile_subgraph(0, {x: (2, 6)}, io_float=frozenset({y}))
-    assert again.io_float == {y} and sess._compiled.io_float == {x}     # the session's own
+    own = session_internals(sess).compiled      # the session's own
+    assert again.io_float == {y} and own.io_float == {x}
     again.release()
     assert not hasattr(compiler, "io_float")
     out = sess.run([np.full((2, 6), 0.5, np.float32)])[0]
@@ -216,10 +219,10 @@ def test_io_float_is_an_argument_of_the_compile() -> None:
 def test_failed_io_type_recompile_keeps_the_session() -> None:
     # float32 input: 48 bytes, over the limit; the int8 session stays as it was
     sess = onert_py.Session(int8_model(), backends="cpu", config={"max_tensor_bytes": 40})
-    before = sess._compiled
+    before = session_internals(sess).compiled
     with pytest.raises(onert_py.CompileError, match="over the limit of 40"):
         sess.set_input_type(0, "float32")
-    assert sess._compiled is before and before.io_float == frozenset()
+    assert session_internals(sess).compiled is before and before.io_float == frozenset()
     assert sess.inputs[0].dtype == np.int8
     out = sess.run([np.full((2, 6), 7, np.int8)])[0]
     assert (out == 9).all()
@@ -230,8 +233,9 @@ def test_contexts_find_the_compiler_as_compiler() -> None:
     names = {f.name for f in fields(ContextData)}
     assert "compiler" in names and "session" not in names
     sess = onert_py.Session(cf_models.if_model(), backends="cpu")
-    compiled = [sess._compiled, *sess._compiler.children.values()]
-    assert all(ctx.data.compiler is sess._compiler
+    inner = session_internals(sess)
+    compiled = [inner.compiled, *inner.compiler.children.values()]
+    assert all(ctx.data.compiler is inner.compiler
                for c in compiled for ctx in c.contexts.values())
     sess.close()
 
@@ -275,5 +279,6 @@ def test_default_backends_are_the_documented_ones(monkeypatch) -> None:
     assert row.rstrip().endswith(f"`null` (the default): `{default}` |")
     sess = onert_py.Session(cf_models.if_model(), config={"backends": None})
     assert sess.config.backends is None
-    assert sess.backends == list(config.DEFAULT_BACKENDS) == sess._compiler.requested
+    requested = session_internals(sess).compiler.requested
+    assert sess.backends == list(config.DEFAULT_BACKENDS) == requested
     sess.close()

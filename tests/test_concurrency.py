@@ -4,21 +4,18 @@ in parallel give identical answers; backends are destroyed once the last user is
 Rules: docs/robustness.md."""
 from __future__ import annotations
 
-import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pytest
 
-from cf_models import nested_model
 from onert_py import Session
 from onert_py.core.compiler import manager
 from onert_py.errors import SessionClosedError
-from test_plugin_backend import conv_add_relu_model
-from test_session_api import small_cnn
-
-PLUGINS = os.path.join(os.path.dirname(__file__), "plugins")
+from builders.cf_models import nested_model
+from builders.small_models import conv_add_relu_model, small_cnn
+from paths import PLUGINS
 EXECUTORS = ["Linear", "Dataflow", "Parallel"]
 THREADS, RUNS = 8, 50
 

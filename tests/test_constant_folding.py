@@ -8,8 +8,8 @@ import pytest
 
 import onert_py
 from onert_py.model_builder import ModelBuilder
+from builders.sparse import csr_last_dim, sparse_matrix
 from oracle import tflite_run
-from ops.test_ops_densify import csr_last_dim, sparse_matrix
 
 
 def conv_model(kind: str, rng) -> bytes:

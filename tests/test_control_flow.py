@@ -3,17 +3,14 @@ control flow, CALL_ONCE and resource variables: against the TFLite interpreter, 
 and with the ops inside branches and loop bodies mapped to a second backend."""
 from __future__ import annotations
 
-import os
-
 import numpy as np
 import pytest
 
-import cf_models
 import onert_py
+from builders import cf_models
+from builders.shared_models import model_path
 from oracle import tflite_run
-from test_real_models import model_path
-
-PLUGINS = os.path.join(os.path.dirname(__file__), "plugins")
+from paths import PLUGINS
 RNG = np.random.default_rng(7)
 
 

@@ -9,7 +9,9 @@ import pytest
 
 import onert_py
 from onert_py import dot
-from test_plugin_backend import PLUGINS, conv_add_relu_model
+from builders.small_models import conv_add_relu_model
+from op_harness import session_internals
+from paths import PLUGINS
 
 ID = r'(?:"(?:[^"\\]|\\.)*"|[A-Za-z_][A-Za-z0-9_]*)'
 NODE = re.compile(rf"^\s*({ID})\s*\[(.*)\];\s*$")
@@ -39,13 +41,13 @@ def session(monkeypatch):
 
 
 def test_dot_structure(session):
-    lowered = session._compiled.lowered
+    lowered = session_internals(session).compiled.lowered     # what write_dot draws
     text = dot.to_dot(lowered, "m")
     nodes, edges = parse(text)
     for a, b, _ in edges:                                   # every edge end is declared
         assert a in nodes and b in nodes, (a, b)
     ops = [n for n in nodes if re.fullmatch(r"op\d+", n)]
-    n_permutes = len(lowered.permutes)
+    n_permutes = len(session.placement().permutes)
     assert n_permutes == 4
     assert len(ops) == len(lowered.graph.operations) == 3 + n_permutes
     permutes = [n for n in ops if "Permute" in nodes[n]]

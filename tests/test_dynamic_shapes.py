@@ -9,6 +9,7 @@ import pytest
 import onert_py
 from onert_py.errors import InputError
 from onert_py.model_builder import ModelBuilder
+from op_harness import session_internals
 from oracle import tflite_run
 
 RNG = np.random.default_rng(3)
@@ -96,9 +97,10 @@ def test_dynamic_intermediates_are_freed_after_their_last_use() -> None:
     model = computed_reshape_model()
     with onert_py.Session(model) as sess:
         sess.run([np.ones((2, 6), np.float32), np.array([3, 4], np.int32)])
-        g = sess._compiled.lowered.graph
+        compiled = session_internals(sess).compiled
+        g = compiled.lowered.graph
         dynamic = [ctx.tensor_registry.get_native_itensor(i)
-                   for ctx in sess._compiled.contexts.values()
+                   for ctx in compiled.contexts.values()
                    for i in ctx.data.operands if g.operands[i].dynamic
                    and i not in g.outputs]
         assert dynamic, "the reshape output should be a dynamic tensor"

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import gc
 import json
-import os
 from importlib import resources
 
 import numpy as np
@@ -16,11 +15,11 @@ from onert_py.core.backend.host_context import HostBackendContext
 from onert_py.core.backend.op_dag import OpDag
 from onert_py.core.compiler.backend_manager import manager
 from onert_py.model_builder import ModelBuilder
+from builders.small_models import small_cnn
+from builders.small_models import small_cnn_inputs as small_inputs
+from op_harness import session_internals
 from oracle import tflite_run
-from test_session_api import inputs as small_inputs
-from test_session_api import small_cnn
-
-PLUGINS = os.path.join(os.path.dirname(__file__), "plugins")
+from paths import PLUGINS
 EXECUTORS = ("Linear", "Dataflow", "Parallel")
 RNG = np.random.default_rng(11)
 
@@ -141,9 +140,10 @@ def test_dynamic_tensors_same_answers_and_released(executor):
             (got,) = sess.run(xs)
             assert got.shape == tuple(target)
             np.testing.assert_array_equal(got, tflite_run(model, xs)[0])
-        g = sess._compiled.lowered.graph
+        compiled = session_internals(sess).compiled
+        g = compiled.lowered.graph
         inner = [ctx.tensor_registry.get_native_itensor(i)
-                 for ctx in sess._compiled.contexts.values() for i in ctx.data.operands
+                 for ctx in compiled.contexts.values() for i in ctx.data.operands
                  if g.operands[i].dynamic and i not in g.outputs]
         assert len(inner) >= 3 and all(t.buffer is None for t in inner)
 
@@ -153,8 +153,9 @@ def test_dataflow_runs_the_ready_op_with_the_lowest_index(tmp_path):
     cfg = {"backends": ["cpu", "cpu2"], "op_backend_map": {i: "cpu2" for i in range(0, 9, 2)}}
     path = tmp_path / "trace.json"
     with session(model, "Dataflow", tracing=str(path), **cfg) as sess:
-        g, linear = sess._compiled.lowered.graph, sess._compiled.lowered.exec_order
-        spans = {b: ctx.lifetimes() for b, ctx in sess._compiled.contexts.items()}
+        compiled = session_internals(sess).compiled
+        g, linear = compiled.lowered.graph, compiled.lowered.exec_order
+        spans = {b: ctx.lifetimes() for b, ctx in compiled.contexts.items()}
         sess.run([RNG.standard_normal((1, 64)).astype(np.float32)])
     events = json.loads(path.read_text())["traceEvents"]
     ran = [int(e["name"].split()[0][1:]) for e in events if e["ph"] == "B"]
@@ -206,14 +207,15 @@ def test_dag_of_steps_matches_dag_of_graph():
     for model, cfg in ((small_cnn(), {"backends": ["cpu", "cpu2"], "op_backend": {"Conv2D": "cpu2"}}),
                        (two_branches()[0], {})):
         with session(model, "Dataflow", **cfg) as sess:
-            low = sess._compiled.lowered
+            compiled = session_internals(sess).compiled
+            low = compiled.lowered
             want = OpDag.of_graph(low.graph, low.exec_order)
-            got = sess._compiled.executor.dag
+            got = compiled.executor.dag
             assert got.preds == want.preds and got.keys == want.keys
 
 
 def offsets(sess, operands):
-    reg = sess._compiled.contexts["cpu"].tensor_registry
+    reg = session_internals(sess).compiled.contexts["cpu"].tensor_registry
     return [reg.get_native_itensor(i).offset for i in operands]
 
 
@@ -316,7 +318,7 @@ def test_failing_kernel_raises_and_the_session_runs_again(executor):
 
 def test_parallel_workers_are_daemons_and_stop_with_the_session():
     with session(sleepy_model(), "Parallel", **SLEEPY) as sess:
-        executor = sess._compiled.executor
+        executor = session_internals(sess).compiled.executor
         assert executor.workers == []            # started by the first run
         sess.run([np.ones((1, 8), np.float32)])
         threads = executor.workers

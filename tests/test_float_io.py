@@ -10,7 +10,7 @@ import onert_py
 from onert_py.core.backend.quantization import dequantize, quantize
 from onert_py.model_builder import ModelBuilder
 from oracle import tflite_run
-from quant_harness import qdict
+from builders.quant import qdict
 
 S_IN, Z_IN, S_OUT, Z_OUT = 0.05, -3, 0.1, 4
 

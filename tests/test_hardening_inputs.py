@@ -9,15 +9,15 @@ import os
 import numpy as np
 import pytest
 
-from cf_models import if_model, nested_model, while_model, while_until_model
 from onert_py import InputError, OnertPyError, Session
 from onert_py.core.compiler import manager
 from onert_py.model_builder import single_op_model
 from onert_py.errors import SessionClosedError
+from builders.cf_models import if_model, nested_model, while_model, while_until_model
+from builders.small_models import check_relu_add, relu_add_model, small_cnn
+from builders.small_models import small_cnn_inputs as cnn_inputs
+from op_harness import session_internals
 from oracle import tflite_run
-from test_neg_run import check, relu_add_model
-from test_session_api import inputs as cnn_inputs
-from test_session_api import small_cnn
 
 EXECUTORS = ["Linear", "Dataflow", "Parallel"]
 
@@ -31,7 +31,7 @@ def sess() -> Session:
 def test_same_array_object_for_two_inputs(sess, rng):
     x = rng.standard_normal((2, 3)).astype(np.float32)
     before = x.copy()
-    check(sess.run([x, x]), [before, before])
+    check_relu_add(sess.run([x, x]), [before, before])
     np.testing.assert_array_equal(x, before)
 
 
@@ -39,7 +39,7 @@ def test_inputs_overlapping_in_one_buffer(sess):
     buf = np.arange(9, dtype=np.float32) - 4
     a, b = buf[:6].reshape(2, 3), buf[3:].reshape(2, 3)     # share buf[3:6]
     before = buf.copy()
-    check(sess.run([a, b]), [before[:6].reshape(2, 3), before[3:].reshape(2, 3)])
+    check_relu_add(sess.run([a, b]), [before[:6].reshape(2, 3), before[3:].reshape(2, 3)])
     np.testing.assert_array_equal(buf, before)
 
 
@@ -48,7 +48,7 @@ def test_input_that_is_a_previous_output(sess, rng):
     first = sess.run(xs)
     kept = [o.copy() for o in first]
     second = sess.run([first[1], first[1][::-1]])        # z and a reversed view of z
-    check(second, [kept[1], kept[1][::-1]])
+    check_relu_add(second, [kept[1], kept[1][::-1]])
     for o, k in zip(first, kept):                       # the earlier results are untouched
         np.testing.assert_array_equal(o, k)
     for s in second:
@@ -144,7 +144,7 @@ def test_big_endian_input_is_converted_and_left_alone(sess, rng):
     x.setflags(write=False)
     before = x.copy()
     x2 = rng.standard_normal((2, 3)).astype(np.float32)
-    check(sess.run([x, x2]), [x.astype(np.float32), x2])
+    check_relu_add(sess.run([x, x2]), [x.astype(np.float32), x2])
     np.testing.assert_array_equal(x, before)
     assert x.dtype == np.dtype(">f4")
 
@@ -230,7 +230,7 @@ def test_close_unmaps_the_model_file_without_gc(tmp_path):
         s.close()
         kept.append(s)                  # closed sessions still referenced hold no mapping
     assert _fds() == before
-    assert all(s._model is None and s._compiled is None for s in kept)
+    assert all(session_internals(s) == (None, None, None) for s in kept)
 
 
 def test_failed_compile_releases_backends_and_the_file(tmp_path):
@@ -247,7 +247,7 @@ def test_failed_compile_releases_backends_and_the_file(tmp_path):
 def test_close_releases_lazily_compiled_children():
     s = Session(nested_model(), backends="cpu")
     s.run([np.int32(3), np.ones((2, 2), np.float32)])
-    children = list(s._compiler.children.values())
+    children = list(session_internals(s).compiler.children.values())
     assert len(children) >= 4
     s.close()
     assert all(c.executor is None and c.contexts == {} for c in children)

@@ -1,81 +1,80 @@
-"""The code's layout rules (issue "the house in order"), checked on the source tree: no backend
-imports another backend, the core imports no backend, and kernel classes follow one name
-scheme (`<Op>Layer`, `Q<Op>Layer`, `Hybrid<Op>Layer`) in every backend."""
+"""The rules of the test tree itself. pytest imports each test module by its file name from its
+own folder (the folders have no __init__.py), so names must be unique across folders; and no
+module imports a test module: shared models live in tests/builders/, shared checks in the
+harness modules (op_harness, quant_harness, rnn_harness, backends/<id>/*_harness). Tests read
+which backend runs what from Session.placement(); the session's private objects only through
+op_harness.session_internals."""
 from __future__ import annotations
 
 import ast
 import os
+from collections import defaultdict
 
-import pytest
+from paths import TESTS_DIR
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-PACKAGES = {"core": "onert_py.core", "builtin": "onert_py.builtin", "backends": "onert_py.backends",
-            "onert_py": "onert_py", "config": "onert_py.config"}
-BACKENDS = ("cpu", "acl_neon", "acl_cl")
-
-
-def modules(folder: str):
-    """(file path, dotted module name) of every .py file below the repository folder."""
-    base = os.path.join(ROOT, folder)
-    for dirpath, _, files in os.walk(base):
-        for f in sorted(files):
-            if f.endswith(".py"):
-                path = os.path.join(dirpath, f)
-                rel = os.path.relpath(path, ROOT)[:-3].split(os.sep)
-                if rel[-1] == "__init__":
-                    rel = rel[:-1]
-                yield path, ".".join([PACKAGES[rel[0]]] + rel[1:])
+SKIP_DIRS = {"__pycache__", "fuzz_regressions"}
+PER_FOLDER = {"__init__.py", "conftest.py"}      # pytest and Python tell these apart by folder
 
 
-def imported(path: str, module: str) -> set[str]:
-    """The absolute names of every module `path` imports (relative imports resolved)."""
-    package = module if path.endswith("__init__.py") else module.rsplit(".", 1)[0]
-    names = set()
-    for node in ast.walk(ast.parse(open(path).read(), path)):
+def python_files() -> list[str]:
+    found = []
+    for root, dirs, files in os.walk(TESTS_DIR):
+        dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS)
+        found += [os.path.join(root, f) for f in sorted(files) if f.endswith(".py")]
+    return found
+
+
+def imported_modules(path: str) -> list[tuple[int, str]]:
+    """(line, module name) of every absolute import in the file at `path`."""
+    with open(path, encoding="utf-8") as f:
+        tree = ast.parse(f.read(), path)
+    out = []
+    for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            names.update(a.name for a in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                parts = package.split(".")
-                base = ".".join(parts[:len(parts) - node.level + 1])
-                target = f"{base}.{node.module}" if node.module else base
-            else:
-                target = node.module or ""
-            names.add(target)
-            names.update(f"{target}.{a.name}" for a in node.names)
-    return names
+            out += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            out.append((node.lineno, node.module))
+    return out
 
 
-def test_layout_finds_the_backends() -> None:
-    found = {m for _, m in modules("backends")}
-    for b in BACKENDS:
-        assert f"onert_py.backends.{b}.ops" in found
+def test_module_names_are_unique():
+    where = defaultdict(list)
+    for path in python_files():
+        name = os.path.basename(path)
+        if name not in PER_FOLDER:
+            where[name].append(os.path.relpath(path, TESTS_DIR))
+    clashes = {name: paths for name, paths in where.items() if len(paths) > 1}
+    assert not clashes, f"modules with the same name in several folders: {clashes}"
 
 
-@pytest.mark.parametrize("backend", BACKENDS)
-def test_no_backend_imports_another(backend: str) -> None:
-    bad = []
-    for path, module in modules(os.path.join("backends", backend)):
-        for name in imported(path, module):
-            other = [b for b in BACKENDS if b != backend
-                     and (name == f"onert_py.backends.{b}" or
-                          name.startswith(f"onert_py.backends.{b}."))]
-            if other:
-                bad.append(f"{os.path.relpath(path, ROOT)} imports {name}")
-    assert not bad, "\n".join(bad)
+def test_no_module_imports_a_test_module():
+    offenders = [f"{os.path.relpath(path, TESTS_DIR)}:{line} imports {module}"
+                 for path in python_files() for line, module in imported_modules(path)
+                 if module.split(".")[-1].startswith("test_")]
+    assert not offenders, "\n".join(offenders)
 
 
-def test_core_imports_no_backend() -> None:
-    bad = [f"{os.path.relpath(path, ROOT)} imports {name}"
-           for path, module in modules("core") for name in imported(path, module)
-           if name.startswith("onert_py.backends") or name.startswith("onert_py.builtin")]
-    assert not bad, "\n".join(bad)
+SESSION_PRIVATES = {"_compiled", "_compiler", "_model", "_graph"}
 
 
-def test_kernel_classes_follow_one_name_scheme() -> None:
-    from onert_py.backends.acl_cl.ops import kernels as cl
-    from onert_py.backends.acl_neon.ops import kernels as neon
-    from onert_py.backends.cpu.ops import kernels as cpu
-    bad = sorted({f"{r.cls.__module__}.{r.cls.__name__}" for reg in (cpu, neon, cl)
-                  for r in reg.registrations() if not r.cls.__name__.endswith("Layer")})
-    assert not bad, bad
+def test_session_privates_are_read_in_one_place():
+    offenders = []
+    for path in python_files():
+        if os.path.basename(path) == "op_harness.py":      # session_internals
+            continue
+        with open(path, encoding="utf-8") as f:
+            tree = ast.parse(f.read(), path)
+        offenders += [f"{os.path.relpath(path, TESTS_DIR)}:{node.lineno} reads .{node.attr}"
+                      for node in ast.walk(tree)
+                      if isinstance(node, ast.Attribute) and node.attr in SESSION_PRIVATES]
+    assert not offenders, "\n".join(offenders)
+
+
+def test_the_rules_see_the_whole_tree():
+    """The checks above walk every folder of tests, builders and backends included."""
+    rel = {os.path.relpath(p, TESTS_DIR) for p in python_files()}
+    assert {"conftest.py", os.path.join("builders", "qconv.py"),
+            os.path.join("backends", "acl_neon", "neon_harness.py"),
+            os.path.join("ops", "test_q_conv.py")} <= rel
+    assert ("builders.qconv" in {m for _, m in imported_modules(
+        os.path.join(TESTS_DIR, "ops", "test_q_conv.py"))})

@@ -2,18 +2,16 @@
 expected Permutes appear at every crossing and the answers do not change."""
 from __future__ import annotations
 
-import os
-
 import numpy as np
 import pytest
 
 import onert_py
+from builders.shared_models import model_path, realistic_inputs
+from builders.small_models import small_cnn
+from builders.small_models import small_cnn_inputs as small_inputs
+from op_harness import session_internals
 from oracle import tflite_run
-from test_real_models import model_path, realistic_inputs
-from test_session_api import inputs as small_inputs
-from test_session_api import small_cnn
-
-PLUGINS = os.path.join(os.path.dirname(__file__), "plugins")
+from paths import PLUGINS
 
 
 @pytest.fixture(autouse=True)
@@ -24,7 +22,7 @@ def plugin_path(monkeypatch):
 def expected_permutes(sess: onert_py.Session, backend_of: dict[int, str]) -> int:
     """Crossings counted from the original graph: one per (operand, other backend reading it),
     one per backend reading a model input, one per model output."""
-    g = sess._graph
+    g = session_internals(sess).model.primary
     home = {i: "builtin" for i in g.inputs}
     for op in g.operations.values():
         for o in op.outputs:

@@ -4,7 +4,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from op_harness import backend_or_skip, check_op, unary_model
+from builders.single_op import unary_model
+from op_harness import backend_or_skip, check_op
 
 
 def test_backend_or_skip_available():

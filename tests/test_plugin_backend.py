@@ -1,34 +1,15 @@
 """A backend defined only in tests/plugins is found by path, assigned ops, and runs them."""
 from __future__ import annotations
 
-import os
 
 import numpy as np
 import pytest
 
 import onert_py
 from onert_py.core.compiler import manager
-from onert_py.model_builder import ModelBuilder
+from builders.small_models import conv_add_relu_model
 from oracle import tflite_run
-
-PLUGINS = os.path.join(os.path.dirname(__file__), "plugins")
-
-
-def conv_add_relu_model() -> bytes:
-    rng = np.random.default_rng(1)
-    b = ModelBuilder()
-    x = b.add_input("x", (1, 6, 6, 3), "float32")
-    w = b.add_const("w", rng.standard_normal((4, 3, 3, 3)).astype(np.float32))
-    bias = b.add_const("bias", rng.standard_normal(4).astype(np.float32))
-    c = b.add_tensor("conv", (1, 6, 6, 4), "float32")
-    b.add_op("CONV_2D", [x, w, bias], [c], padding="SAME")
-    k = b.add_const("k", rng.standard_normal((1, 1, 1, 4)).astype(np.float32))
-    s = b.add_tensor("sum", (1, 6, 6, 4), "float32")
-    b.add_op("ADD", [c, k], [s])
-    y = b.add_tensor("y", (1, 6, 6, 4), "float32")
-    b.add_op("RELU", [s], [y])
-    b.add_output(y)
-    return b.build()
+from paths import PLUGINS
 
 
 def _plugin_module():

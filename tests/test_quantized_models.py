@@ -12,28 +12,13 @@ import pytest
 import onert_py
 from onert_py.core.backend.quantization import dequantize, quantize
 from oracle import tflite_run
-from qmodels import uint8_cnn
+from builders.qmodels import uint8_cnn
+from builders.shared_models import model_path, quantized_inputs
 from quant_harness import qrand
-from test_real_models import model_path
 
 
 def max_int_diff(a: list[np.ndarray], b: list[np.ndarray]) -> int:
     return max(int(np.abs(x.astype(np.int64) - y.astype(np.int64)).max()) for x, y in zip(a, b))
-
-
-def quantized_inputs(sess: onert_py.Session, seed: int) -> list[np.ndarray]:
-    """Float-like data quantized with each input's own parameters (images in [-1, 1),
-    activations standard normal), so the model sees realistic values."""
-    rng = np.random.default_rng(seed)
-    out = []
-    for info in sess.inputs:
-        q = info.quantization
-        real = (rng.uniform(-1, 1, info.shape) if len(info.shape) == 4
-                else rng.standard_normal(info.shape))
-        x = np.round(real / q["scale"]) + q["zero_point"]
-        info_i = np.iinfo(info.dtype)
-        out.append(np.clip(x, info_i.min, info_i.max).astype(info.dtype))
-    return out
 
 
 def check_against_kernel_sets(model, inputs: list[np.ndarray]) -> tuple[int, int]:

@@ -5,40 +5,16 @@ by on the same input, or a small relative tolerance, whichever is larger.
 """
 from __future__ import annotations
 
-import os
-
 import numpy as np
 import pytest
 
 import onert_py
+from builders.shared_models import model_path, realistic_inputs
 from oracle import tflite_run
 
-MODELS_DIR = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "models")
 FLOAT_MODELS = ["mobilenet_v2", "mobilenet_v3_small", "efficientnet_b0", "transformer_block",
                 "face_detection_short_range", "hand_landmark_lite", "palm_detection_lite",
                 "pose_detection"]
-
-
-def model_path(name: str) -> str:
-    path = os.path.join(MODELS_DIR, f"{name}.tflite")
-    if not os.path.exists(path):
-        pytest.skip(f"{path} not present (the shared models folder is outside the repo)")
-    return path
-
-
-def realistic_inputs(sess: onert_py.Session, seed: int = 0) -> list[np.ndarray]:
-    """Images in [0, 1), token ids in a small range, other floats standard normal."""
-    rng = np.random.default_rng(seed)
-    out = []
-    for info in sess.inputs:
-        if info.dtype.kind == "f":
-            if len(info.shape) == 4:
-                out.append(rng.uniform(0, 1, info.shape).astype(info.dtype))
-            else:
-                out.append(rng.standard_normal(info.shape).astype(info.dtype))
-        else:
-            out.append(rng.integers(0, 32, info.shape).astype(info.dtype))
-    return out
 
 
 @pytest.mark.parametrize("name", FLOAT_MODELS)

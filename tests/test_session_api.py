@@ -6,43 +6,10 @@ import pytest
 
 import onert_py
 from onert_py import infer
-from onert_py.model_builder import ModelBuilder
+from builders.small_models import small_cnn
+from builders.small_models import small_cnn_inputs as inputs
+from op_harness import session_internals
 from oracle import tflite_run
-
-
-def small_cnn(fmt: str = "tflite", batch: int = 1) -> bytes:
-    """conv -> depthwise -> mean -> fully connected, two inputs added at the end."""
-    rng = np.random.default_rng(0)
-    b = ModelBuilder(fmt=fmt)
-    x = b.add_input("image", (batch, 8, 8, 3), "float32", shape_signature=(-1, 8, 8, 3))
-    w = b.add_const("w", rng.standard_normal((8, 3, 3, 3)).astype(np.float32))
-    c = b.add_tensor("conv", (batch, 4, 4, 8), "float32", shape_signature=(-1, 4, 4, 8))
-    cb = b.add_const("cb", rng.standard_normal(8).astype(np.float32))
-    b.add_op("CONV_2D", [x, w, cb], [c], padding="SAME", stride_h=2, stride_w=2,
-             fused_activation_function="RELU6")
-    dw = b.add_const("dw", rng.standard_normal((1, 3, 3, 8)).astype(np.float32))
-    d = b.add_tensor("dw_out", (batch, 4, 4, 8), "float32", shape_signature=(-1, 4, 4, 8))
-    db = b.add_const("db", rng.standard_normal(8).astype(np.float32))
-    b.add_op("DEPTHWISE_CONV_2D", [c, dw, db], [d], padding="SAME", depth_multiplier=1)
-    axes = b.add_const("axes", np.array([1, 2], np.int32))
-    m = b.add_tensor("mean", (batch, 8), "float32", shape_signature=(-1, 8))
-    b.add_op("MEAN", [d, axes], [m], keep_dims=False)
-    fw = b.add_const("fw", rng.standard_normal((5, 8)).astype(np.float32))
-    fb = b.add_const("fb", rng.standard_normal(5).astype(np.float32))
-    f = b.add_tensor("logits", (batch, 5), "float32", shape_signature=(-1, 5))
-    b.add_op("FULLY_CONNECTED", [m, fw, fb], [f])
-    bias = b.add_input("offset", (1, 5), "float32")
-    y = b.add_tensor("scores", (batch, 5), "float32", shape_signature=(-1, 5))
-    b.add_op("ADD", [f, bias], [y])
-    b.add_output(y)
-    b.add_output(m)
-    return b.build()
-
-
-def inputs(batch: int = 1):
-    rng = np.random.default_rng(1)
-    return [rng.standard_normal((batch, 8, 8, 3)).astype(np.float32),
-            rng.standard_normal((1, 5)).astype(np.float32)]
 
 
 def test_inputs_and_outputs_describe_the_model():
@@ -145,7 +112,7 @@ def test_use_mmaped_data_false_reads_the_file(tmp_path):
     path.write_bytes(small_cnn())
     mapped = onert_py.Session(str(path), backends="cpu")
     read = onert_py.Session(str(path), backends="cpu", config={"use_mmaped_data": False})
-    assert any(type(k).__name__ == "mmap" for k in mapped._model.keepalive)
-    assert not any(type(k).__name__ == "mmap" for k in read._model.keepalive)
+    assert any(type(k).__name__ == "mmap" for k in session_internals(mapped).model.keepalive)
+    assert not any(type(k).__name__ == "mmap" for k in session_internals(read).model.keepalive)
     for a, b in zip(mapped.run(inputs()), read.run(inputs())):
         np.testing.assert_array_equal(a, b)

@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 import onert_py
-from test_session_api import inputs, small_cnn
+from builders.small_models import small_cnn
+from builders.small_models import small_cnn_inputs as inputs
 
 
 def check_trace(doc: dict, ops_per_run: int, runs: int) -> list[dict]:
@@ -55,7 +56,7 @@ def test_tracing_from_environment(tmp_path, monkeypatch):
 
 
 def test_trace_of_mobilenet_v2(tmp_path):
-    from test_real_models import model_path
+    from builders.shared_models import model_path
     path = tmp_path / "mnv2.json"
     with onert_py.Session(model_path("mobilenet_v2"), config={"tracing": str(path)}) as sess:
         sess.run([np.zeros((1, 224, 224, 3), np.float32)])
@@ -64,7 +65,7 @@ def test_trace_of_mobilenet_v2(tmp_path):
 
 @pytest.mark.parametrize("executor", ["Linear", "Dataflow", "Parallel"])
 def test_control_flow_ops_are_events_enclosing_their_subgraphs(tmp_path, executor):
-    import cf_models
+    from builders import cf_models
     path = tmp_path / "cf.json"
     config = {"tracing": str(path), "executor": executor}
     with onert_py.Session(cf_models.nested_model(), config=config) as sess:

@@ -126,12 +126,12 @@ def quant_model() -> bytes:
 
 
 def _test_models() -> list[tuple[str, bytes]]:
-    """The control-flow models of tests/cf_models.py (If, While, nesting, CALL_ONCE)."""
+    """The control-flow models of tests/builders/cf_models.py (If, While, nesting, CALL_ONCE)."""
     if not os.path.isdir(TESTS):
         return []
     if TESTS not in sys.path:
         sys.path.append(TESTS)
-    import cf_models
+    from builders import cf_models
     return [("if", cf_models.if_model()), ("while", cf_models.while_model()),
             ("while_until", cf_models.while_until_model()),
             ("growing_while", cf_models.growing_while_model()),

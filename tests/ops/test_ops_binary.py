@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 from onert_py.model_builder import single_op_model
-from op_harness import ACCUMULATE, ELEMENTWISE, binary_model, check_op, rand
+from builders.single_op import binary_model
+from op_harness import ACCUMULATE, ELEMENTWISE, check_op, rand
 
 # pairs of input shapes that broadcast, up to rank 4
 BROADCASTS = {

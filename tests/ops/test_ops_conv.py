@@ -5,19 +5,8 @@ import numpy as np
 import pytest
 
 from onert_py.model_builder import single_op_model
-from op_harness import ACCUMULATE, check_op, conv_out, rand
-
-
-def conv_models(op: str, xs: tuple, w: np.ndarray, bias: np.ndarray | None, out: tuple,
-                opts: dict) -> tuple[bytes, bytes | None]:
-    """The model under test and, when it has no bias, the interpreter's reference model: TFLite
-    needs a bias, so it runs the same convolution with a zero one."""
-    model = single_op_model(op, [("x", xs, "float32"), w, bias], [("y", out, "float32")], **opts)
-    if bias is not None:
-        return model, None
-    zero = np.zeros(out[3:], np.float32)
-    return model, single_op_model(op, [("x", xs, "float32"), w, zero], [("y", out, "float32")],
-                                  **opts)
+from builders.single_op import conv_models, conv_out
+from op_harness import ACCUMULATE, check_op, rand
 
 
 # ---- CONV_2D ---------------------------------------------------------------------------------

@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 from onert_py.model_builder import ModelBuilder
-from op_harness import ELEMENTWISE, binary_model, check_op, rand
+from builders.single_op import binary_model
+from op_harness import ELEMENTWISE, check_op, rand
 
 RANK6 = ((2, 1, 3, 1, 2, 3), (1, 2, 1, 2, 1, 3))
 RANK5 = ((2, 1, 3, 2, 3), (2, 1, 1, 3))

@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 from onert_py.model_builder import single_op_model
-from op_harness import ACCUMULATE, ELEMENTWISE, check_op, rand, unary_model
+from builders.single_op import unary_model
+from op_harness import ACCUMULATE, ELEMENTWISE, check_op, rand
 
 SHAPE = (2, 3, 4)
 

@@ -4,44 +4,17 @@ UNIQUE), and the existing kernels fed computed parameters (RESHAPE shape, TRANSP
 EXPAND_DIMS axis, PAD paddings, reduction axes, RESIZE size), against the TFLite interpreter.
 
 A parameter that is a graph input makes the output shape known only at run time; `check_runs`
-runs one session several times with different values and compares every run."""
+(op_harness) runs one session several times with different values and compares every run."""
 from __future__ import annotations
-
-from typing import Sequence
 
 import numpy as np
 import pytest
 
 from onert_py.model_builder import ModelBuilder, single_op_model
-from op_harness import assert_outputs, check_op, open_session, rand
-from oracle import tflite_run
+from op_harness import check_op, check_runs, rand
 
 I32, I64, F32 = np.int32, np.int64, np.float32
 N = None   # a dimension the model leaves unknown
-
-
-def check_runs(model: bytes, runs: Sequence[Sequence[np.ndarray]], backend: str = "cpu",
-               rtol: float = 1e-5, atol: float = 1e-6,
-               expected: dict[int, Sequence[np.ndarray]] | None = None
-               ) -> list[list[np.ndarray]]:
-    """Run one session on each input list in turn (resizing inputs whose shape changes) and
-    compare every run's outputs with the interpreter's: shapes, dtypes and values.
-    `expected[n]` replaces the interpreter for run n: it cannot hand back an empty output
-    (get_tensor says "Invalid tensor size"), so runs with one give theirs here."""
-    results = []
-    with open_session(model, backend) as sess:
-        for n, inputs in enumerate(runs):
-            for pos, (info, x) in enumerate(zip(sess.inputs, inputs)):
-                if tuple(info.shape) != np.shape(x):
-                    sess.set_input_shape(pos, np.shape(x))
-            got = [np.array(o, copy=True) for o in sess.run(list(inputs))]
-            if expected and n in expected:
-                want = [np.asarray(e) for e in expected[n]]
-            else:
-                want = tflite_run(model, list(inputs))
-            assert_outputs(got, want, rtol, atol, f"of run {n}")
-            results.append(got)
-    return results
 
 
 # ---- SHAPE -------------------------------------------------------------------------------------

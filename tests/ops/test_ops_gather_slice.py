@@ -10,8 +10,7 @@ import pytest
 
 import onert_py
 from onert_py.model_builder import ModelBuilder, single_op_model
-from op_harness import check_op, open_session, rand
-from test_ops_dynamic import check_runs
+from op_harness import check_op, check_runs, open_session, rand
 
 I32, I64, F32 = np.int32, np.int64, np.float32
 N = None   # a dimension the model leaves unknown

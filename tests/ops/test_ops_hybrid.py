@@ -17,9 +17,9 @@ from oracle import tflite_run
 HYBRID = {"rtol": 1e-4, "atol": 1e-4}
 
 
-def check_hybrid(model: bytes, inputs: list[np.ndarray]) -> None:
+def check_hybrid(model: bytes, inputs: list[np.ndarray], backend: str) -> None:
     want = tflite_run(model, inputs)
-    got = run_onert(model, inputs)          # through a Session: the registry picks the hybrid kernel
+    got = run_onert(model, inputs, backend)   # a Session: the registry picks the hybrid kernel
     for g, w in zip(got, want):
         assert g.shape == w.shape and g.dtype == w.dtype
         np.testing.assert_allclose(g, w, **HYBRID)
@@ -43,7 +43,7 @@ def int8_weights(rng, shape, axis, per_channel):
 @pytest.mark.parametrize("per_channel", [False, True])
 @pytest.mark.parametrize("asym", [False, True])
 @pytest.mark.parametrize("x_shape,units,bias", [((3, 10), 6, True), ((2, 4, 8), 5, False)])
-def test_fully_connected(per_channel, asym, x_shape, units, bias):
+def test_fully_connected(backend, per_channel, asym, x_shape, units, bias):
     rng = np.random.default_rng(10)
     k = x_shape[-1]
     q, quant = int8_weights(rng, (units, k), 0, per_channel)
@@ -58,12 +58,12 @@ def test_fully_connected(per_channel, asym, x_shape, units, bias):
     b.add_output(y)
     xs = rand(rng, x_shape, low=-3, high=2)
     xs.reshape(-1, k)[0] = 0          # an all-zero row takes the scale-1 path
-    check_hybrid(b.build(), [xs])
+    check_hybrid(b.build(), [xs], backend)
 
 
 @pytest.mark.parametrize("per_channel", [False, True])
 @pytest.mark.parametrize("padding,stride", [("SAME", 1), ("VALID", 2)])
-def test_conv2d(per_channel, padding, stride):
+def test_conv2d(backend, per_channel, padding, stride):
     rng = np.random.default_rng(11)
     q, quant = int8_weights(rng, (4, 3, 3, 3), 0, per_channel)
     b = ModelBuilder("tflite")
@@ -75,11 +75,11 @@ def test_conv2d(per_channel, padding, stride):
     y = b.add_tensor("y", (2, oh, ow, 4), "float32")
     b.add_op("CONV_2D", [x, w, bi], [y], padding=padding, stride_h=stride, stride_w=stride)
     b.add_output(y)
-    check_hybrid(b.build(), [rand(rng, (2, 7, 6, 3), low=-1, high=3)])
+    check_hybrid(b.build(), [rand(rng, (2, 7, 6, 3), low=-1, high=3)], backend)
 
 
 @pytest.mark.parametrize("mult", [1, 2])
-def test_depthwise_conv2d(mult):
+def test_depthwise_conv2d(backend, mult):
     rng = np.random.default_rng(12)
     c = 3
     q, quant = int8_weights(rng, (1, 3, 3, c * mult), 3, True)
@@ -90,12 +90,12 @@ def test_depthwise_conv2d(mult):
     y = b.add_tensor("y", (1, 5, 5, c * mult), "float32")
     b.add_op("DEPTHWISE_CONV_2D", [x, w, bi], [y], padding="SAME", depth_multiplier=mult)
     b.add_output(y)
-    check_hybrid(b.build(), [rand(rng, (1, 5, 5, c), low=-1, high=3)])
+    check_hybrid(b.build(), [rand(rng, (1, 5, 5, c), low=-1, high=3)], backend)
 
 
 @pytest.mark.parametrize("asym", [False, True])
 @pytest.mark.parametrize("adj_y", [False, True])
-def test_batch_matmul(asym, adj_y):
+def test_batch_matmul(backend, asym, adj_y):
     rng = np.random.default_rng(13)
     q, quant = int8_weights(rng, (6, 4) if adj_y else (4, 6), 0, False)
     b = ModelBuilder("tflite")
@@ -104,10 +104,10 @@ def test_batch_matmul(asym, adj_y):
     y = b.add_tensor("y", (2, 3, 6), "float32")
     b.add_op("BATCH_MATMUL", [x, w], [y], adj_y=adj_y, asymmetric_quantize_inputs=asym)
     b.add_output(y)
-    check_hybrid(b.build(), [rand(rng, (2, 3, 4), low=-2, high=1)])
+    check_hybrid(b.build(), [rand(rng, (2, 3, 4), low=-2, high=1)], backend)
 
 
-def test_embedding_lookup():
+def test_embedding_lookup(backend):
     rng = np.random.default_rng(14)
     q, quant = int8_weights(rng, (5, 3, 2), 0, False)
     b = ModelBuilder("tflite")
@@ -116,7 +116,7 @@ def test_embedding_lookup():
     y = b.add_tensor("y", (4, 3, 2), "float32")
     b.add_op("EMBEDDING_LOOKUP", [ids, w], [y])
     b.add_output(y)
-    check_hybrid(b.build(), [np.array([3, 0, 4, 3], np.int32)])
+    check_hybrid(b.build(), [np.array([3, 0, 4, 3], np.int32)], backend)
 
 
 @pytest.mark.parametrize("asym", [False, True])
@@ -130,7 +130,7 @@ def test_quantize_rows_round_trip(asym):
     assert q.min() >= (-128 if asym else -127) and q.max() <= 127
 
 
-def test_float16_weights_fully_connected():
+def test_float16_weights_fully_connected(backend):
     """Float16 weights through DEQUANTIZE (the converter's float16 quantization)."""
     rng = np.random.default_rng(16)
     w16 = rand(rng, (5, 8)).astype(np.float16)
@@ -142,4 +142,4 @@ def test_float16_weights_fully_connected():
     y = b.add_tensor("y", (3, 5), "float32")
     b.add_op("FULLY_CONNECTED", [x, wf, b.add_const("b", rand(rng, (5,)))], [y])
     b.add_output(y)
-    check_op(b.build(), [rand(rng, (3, 8))], rtol=1e-4, atol=1e-5)
+    check_op(b.build(), [rand(rng, (3, 8))], backend, rtol=1e-4, atol=1e-5)

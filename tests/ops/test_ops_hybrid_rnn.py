@@ -24,17 +24,18 @@ import onert_py.backends.cpu.ops.hybrid_lstm  # noqa: F401  (the kernels under t
 import onert_py.backends.cpu.ops.hybrid_rnn  # noqa: F401
 from onert_py.model_builder import ModelBuilder
 import rnn_harness
-from op_harness import assert_outputs
+from builders.rnn import Lstm, rnn_model, seq_rnn_model
+from op_harness import assert_outputs, with_fallback
 from rnn_harness import tflite_runs
-from test_ops_rnn import Lstm
 
 TOL = {"rtol": 1e-4, "atol": 2e-4}
 
 
-def check_stateful(model: bytes, runs, expected=None) -> None:
+def check_stateful(model: bytes, runs, backend: str, expected=None) -> None:
     rnn_harness.check_stateful(
         model, runs, lambda got, exp, label: assert_outputs(got, exp, **TOL, label=label),
-        expected=expected, picked=lambda names: any(k.startswith("Hybrid") for k in names))
+        expected=expected, picked=lambda names: any(k.startswith("Hybrid") for k in names),
+        backends=backend)
 
 
 def qconst(mb, rng, name, shape, scale=0.5):
@@ -55,7 +56,7 @@ def seq_runs(rng, shape, n=3, aux_shape=None):
 
 # ---- LSTM family ---------------------------------------------------------------------------------
 class HybridLstm(Lstm):
-    """test_ops_rnn's Lstm with int8 weight matrices and peepholes (per-tensor scales) beside
+    """builders.rnn's Lstm with int8 weight matrices and peepholes (per-tensor scales) beside
     float biases and layer-norm weights: the form the hybrid kernels take."""
 
     def __init__(self, rng, ni, nc, no=None, **flags):
@@ -78,51 +79,51 @@ VARIANTS = {
 
 @pytest.mark.parametrize("asym", [False, True])
 @pytest.mark.parametrize("variant", list(VARIANTS))
-def test_lstm(rng, variant, asym):
+def test_lstm(backend, rng, variant, asym):
     model = HybridLstm(rng, 4, 6, **VARIANTS[variant]).single(
         3, fused_activation_function="TANH", cell_clip=3.0, asymmetric_quantize_inputs=asym)
-    check_stateful(model, seq_runs(rng, (3, 4)))
+    check_stateful(model, seq_runs(rng, (3, 4)), backend)
 
 
 @pytest.mark.parametrize("asym", [False, True])
 @pytest.mark.parametrize("time_major", [False, True])
 @pytest.mark.parametrize("variant", ["basic", "peephole", "all"])
-def test_unidirectional_sequence_lstm(rng, variant, time_major, asym):
+def test_unidirectional_sequence_lstm(backend, rng, variant, time_major, asym):
     shape = (4, 2, 3)
     model = HybridLstm(rng, 3, 5, **VARIANTS[variant]).sequence(
         shape, time_major=time_major, fused_activation_function="TANH",
         asymmetric_quantize_inputs=asym)
-    check_stateful(model, seq_runs(rng, shape))
+    check_stateful(model, seq_runs(rng, shape), backend)
 
 
 @pytest.mark.parametrize("opts", [{"proj_clip": 0.2}, {"fused_activation_function": "RELU"},
                                   {"fused_activation_function": "NONE"}])
-def test_unidirectional_sequence_lstm_options(rng, opts):
+def test_unidirectional_sequence_lstm_options(backend, rng, opts):
     shape = (2, 5, 3)
     cell = HybridLstm(rng, 3, 5, no=4, projection="proj_clip" in opts)
     model = cell.sequence(shape, **{"fused_activation_function": "TANH",
                                     "asymmetric_quantize_inputs": True, **opts})
-    check_stateful(model, seq_runs(rng, shape))
+    check_stateful(model, seq_runs(rng, shape), backend)
 
 
 @pytest.mark.parametrize("asym", [False, True])
 @pytest.mark.parametrize("aux", ["none", "cross", "weights"])
 @pytest.mark.parametrize("merge", [False, True])
-def test_bidirectional_sequence_lstm(rng, merge, aux, asym):
+def test_bidirectional_sequence_lstm(backend, rng, merge, aux, asym):
     shape = (4, 2, 3)
     model = HybridLstm(rng, 3, 4, peephole=True).bidirectional(
         shape, merge, aux, time_major=True, fused_activation_function="TANH",
         asymmetric_quantize_inputs=asym)
     check_stateful(model, seq_runs(rng, shape, aux_shape=None if aux == "none" else
-                                   shape[:2] + (3,)))
+                                   shape[:2] + (3,)), backend)
 
 
-def test_bidirectional_sequence_lstm_batch_major_projection(rng):
+def test_bidirectional_sequence_lstm_batch_major_projection(backend, rng):
     shape = (2, 3, 3)
     model = HybridLstm(rng, 3, 5, no=2, cifg=True, projection=True, proj_bias=True) \
         .bidirectional(shape, False, time_major=False, fused_activation_function="TANH",
                        asymmetric_quantize_inputs=True)
-    check_stateful(model, seq_runs(rng, shape))
+    check_stateful(model, seq_runs(rng, shape), backend)
 
 
 # ---- RNN family ----------------------------------------------------------------------------------
@@ -133,18 +134,18 @@ def rnn_slots(rng, mb, p, units, n_input):
 
 @pytest.mark.parametrize("asym", [False, True])
 @pytest.mark.parametrize("act", ["TANH", "RELU", "NONE"])
-def test_rnn(rng, act, asym):
-    model = rnn_harness.rnn_model(rng, rnn_slots, act, asymmetric_quantize_inputs=asym)
-    check_stateful(model, seq_runs(rng, (2, 3), n=4))
+def test_rnn(backend, rng, act, asym):
+    model = rnn_model(rng, rnn_slots, act, asymmetric_quantize_inputs=asym)
+    check_stateful(model, seq_runs(rng, (2, 3), n=4), backend)
 
 
 @pytest.mark.parametrize("asym", [False, True])
 @pytest.mark.parametrize("time_major", [False, True])
-def test_unidirectional_sequence_rnn(rng, time_major, asym):
+def test_unidirectional_sequence_rnn(backend, rng, time_major, asym):
     shape = (3, 2, 4)
-    model = rnn_harness.seq_rnn_model(rng, rnn_slots, shape, time_major, "TANH",
+    model = seq_rnn_model(rng, rnn_slots, shape, time_major, "TANH",
                                       asymmetric_quantize_inputs=asym)
-    check_stateful(model, seq_runs(rng, shape))
+    check_stateful(model, seq_runs(rng, shape), backend)
 
 
 def rnn_arrays(rng, units, n_input):
@@ -178,7 +179,7 @@ def uni_rnn_model(arrays, shape, asym):
 @pytest.mark.parametrize("asym", [False, True])
 @pytest.mark.parametrize("cross", [False, True])
 @pytest.mark.parametrize("merge", [False, True])
-def test_bidirectional_sequence_rnn(rng, merge, cross, asym):
+def test_bidirectional_sequence_rnn(backend, rng, merge, cross, asym):
     """The interpreter's hybrid BIDIRECTIONAL_SEQUENCE_RNN gives answers far from the
     dequantized float RNN (0.3 off where quantization explains 0.004) and sometimes crashes, so
     the expected outputs come from its hybrid UNIDIRECTIONAL_SEQUENCE_RNN: the forward direction
@@ -205,10 +206,10 @@ def test_bidirectional_sequence_rnn(rng, merge, cross, asym):
     for (f,), (b,) in zip(fw, bw):
         b = b[::-1]
         expected.append([np.concatenate([f, b], axis=-1)] if merge else [f, b])
-    check_stateful(mb.build(), runs, expected=expected)
+    check_stateful(mb.build(), runs, backend, expected=expected)
 
 
-def test_per_channel_recurrent_weights_refused():
+def test_per_channel_recurrent_weights_refused(backend):
     """LSTM/RNN hybrid kernels take one scale per weight tensor: per-channel is a compile error."""
     rng = np.random.default_rng(0)
     mb = ModelBuilder()
@@ -223,4 +224,4 @@ def test_per_channel_recurrent_weights_refused():
     mb.add_op("RNN", [x, w, r, b, h], [y], fused_activation_function="TANH")
     mb.add_output(y)
     with pytest.raises(onert_py.CompileError, match="per-tensor scale"):
-        onert_py.Session(mb.build(), backends="cpu")
+        onert_py.Session(mb.build(), backends=with_fallback(backend))

@@ -20,10 +20,10 @@ import rnn_harness
 from op_harness import ACCUMULATE, assert_outputs
 
 
-def check_stateful(model: bytes, runs) -> None:
+def check_stateful(model: bytes, runs, backend: str) -> None:
     rnn_harness.check_stateful(
         model, runs, lambda got, exp, label: assert_outputs(got, exp, **ACCUMULATE, label=label),
-        picked=lambda names: "HybridSvdfLayer" in names, distinct=False)
+        picked=lambda names: "HybridSvdfLayer" in names, distinct=False, backends=backend)
 
 
 def qweights(mb, rng, name, shape, scale):
@@ -52,10 +52,10 @@ def float_runs(rng, shape, n, shift=0.0):
 
 @pytest.mark.parametrize("asym", [False, True])
 @pytest.mark.parametrize("act", ["NONE", "RELU", "TANH", "RELU6", "RELU_N1_TO_1"])
-def test_hybrid_svdf_activations(act, asym):
+def test_hybrid_svdf_activations(backend, act, asym):
     rng = np.random.default_rng(11)
     model = hybrid_svdf_model(rng, 2, 5, 3, 2, 4, act, asym)
-    check_stateful(model, float_runs(rng, (2, 5), 5, shift=0.3))
+    check_stateful(model, float_runs(rng, (2, 5), 5, shift=0.3), backend)
 
 
 @pytest.mark.parametrize("asym", [False, True])
@@ -65,14 +65,14 @@ def test_hybrid_svdf_activations(act, asym):
     (2, 40, 5, 2, 6, True),
     (4, 9, 2, 4, 1, True),
 ])
-def test_hybrid_svdf_shapes(batch, n_input, units, rank, memory, bias, asym):
+def test_hybrid_svdf_shapes(backend, batch, n_input, units, rank, memory, bias, asym):
     rng = np.random.default_rng(batch * 100 + n_input)
     model = hybrid_svdf_model(rng, batch, n_input, units, rank, memory, "NONE", asym, bias)
-    check_stateful(model, float_runs(rng, (batch, n_input), max(3, memory + 2)))
+    check_stateful(model, float_runs(rng, (batch, n_input), max(3, memory + 2)), backend)
 
 
 @pytest.mark.parametrize("asym", [False, True])
-def test_hybrid_svdf_zero_inputs(asym):
+def test_hybrid_svdf_zero_inputs(backend, asym):
     """An all-zero input (TFLite skips the feature product) and a batch with one zero row
     (quantized with scale 1) between ordinary runs."""
     rng = np.random.default_rng(12)
@@ -80,4 +80,4 @@ def test_hybrid_svdf_zero_inputs(asym):
     runs = float_runs(rng, (2, 6), 4)
     runs[1][0][:] = 0
     runs[2][0][1] = 0
-    check_stateful(model, runs)
+    check_stateful(model, runs, backend)

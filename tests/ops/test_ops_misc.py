@@ -4,41 +4,14 @@ RIGHT_SHIFT, L2_NORMALIZATION, LOCAL_RESPONSE_NORMALIZATION against the TFLite i
 Data movement runs in every dtype the interpreter takes (quantized ones move the integers)."""
 from __future__ import annotations
 
-from typing import Any, Sequence
-
 import numpy as np
 import pytest
 
 import onert_py
-from onert_py.model_builder import ModelBuilder, single_op_model
-from op_harness import ACCUMULATE, check_op, open_session, rand, run_onert
-from test_ops_dynamic import check_runs
+from builders.single_op import MOVE, Q, build, data
+from op_harness import ACCUMULATE, check_op, check_runs, open_session, rand, run_onert
 
 I32, I64 = np.int32, np.int64
-Q = {"scale": [0.5], "zero_point": [3]}
-
-
-def build(op: str, ins: Sequence, outs: Sequence, quant: dict | None = None,
-          **options: Any) -> bytes:
-    """single_op_model, with `quant` on every graph input and output tensor when given."""
-    if quant is None:
-        return single_op_model(op, ins, outs, **options)
-    b = ModelBuilder()
-    ids = [b.add_input(*s, quant=quant) if isinstance(s, tuple) else b.add_const(f"c{i}", s)
-           for i, s in enumerate(ins)]
-    out = [b.add_tensor(*s, quant=quant) for s in outs]
-    b.add_op(op, ids, out, **options)
-    for o in out:
-        b.add_output(o)
-    return b.build()
-
-
-def data(rng, shape, dtype):
-    lo, hi = (-100, 100) if np.dtype(dtype).kind in "iu" else (-2, 2)
-    return rand(rng, shape, dtype, 0 if dtype == "uint8" else lo, hi)
-
-
-MOVE = ["float32", "int32", "int64", "bool", "int8", "uint8", "int16"]
 
 
 # ---- ADD_N, RANK, BROADCAST_ARGS, ZEROS_LIKE ---------------------------------------------------

@@ -14,7 +14,8 @@ import numpy as np
 import pytest
 
 from onert_py.model_builder import single_op_model
-from op_harness import ACCUMULATE, check_op, rand, unary_model
+from builders.single_op import unary_model
+from op_harness import ACCUMULATE, check_op, rand
 
 # ---- reductions ------------------------------------------------------------------------------
 SHAPE = (2, 3, 4)     # distinct sizes: a reduction over the wrong axis changes the shape

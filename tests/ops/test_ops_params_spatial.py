@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 from onert_py.model_builder import single_op_model
-from op_harness import ACCUMULATE, check_op, conv_out, rand
+from builders.single_op import conv_out
+from op_harness import ACCUMULATE, check_op, rand
 
 POOLS = ["AVERAGE_POOL_2D", "MAX_POOL_2D", "L2_POOL_2D"]
 ACTS = ["NONE", "RELU", "RELU6", "RELU_N1_TO_1"]

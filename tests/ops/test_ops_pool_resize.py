@@ -7,7 +7,8 @@ import pytest
 
 import onert_py
 from onert_py.model_builder import single_op_model
-from op_harness import ACCUMULATE, ELEMENTWISE, check_op, conv_out, rand, with_fallback
+from builders.single_op import conv_out
+from op_harness import ACCUMULATE, ELEMENTWISE, check_op, rand, with_fallback
 
 POOLS = ["AVERAGE_POOL_2D", "MAX_POOL_2D", "L2_POOL_2D"]
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from builders.single_op import build
 from op_harness import open_session, run_onert
 from oracle import tflite_run
-from test_ops_misc import build
 
 I32, I64 = np.int32, np.int64
 RANDOM = ["RANDOM_UNIFORM", "RANDOM_STANDARD_NORMAL"]

@@ -8,9 +8,8 @@ import numpy as np
 import pytest
 
 import onert_py
-from op_harness import ACCUMULATE, check_op, open_session, rand, run_onert
-from test_ops_dynamic import check_runs
-from test_ops_misc import MOVE, Q, build, data
+from builders.single_op import MOVE, Q, build, data
+from op_harness import ACCUMULATE, check_op, check_runs, open_session, rand, run_onert
 
 I32, I64 = np.int32, np.int64
 

@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from onert_py.model_builder import ModelBuilder, single_op_model
-from op_harness import check_op, rand, unary_model
+from builders.single_op import unary_model
+from op_harness import check_op, rand
 
 
 # ---- RESHAPE / SQUEEZE / EXPAND_DIMS -----------------------------------------------------------

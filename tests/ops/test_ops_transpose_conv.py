@@ -8,8 +8,7 @@ import pytest
 
 import onert_py
 from onert_py.model_builder import ModelBuilder, single_op_model
-from op_harness import ACCUMULATE, check_op, rand
-from test_ops_dynamic import check_runs
+from op_harness import ACCUMULATE, check_op, check_runs, rand
 
 I32 = np.int32
 

@@ -9,7 +9,8 @@ import pytest
 from onert_py.errors import OnertPyError
 from onert_py.model_builder import ModelBuilder, single_op_model
 from op_harness import run_onert
-from quant_harness import check_qop, qdict, qrand, qspec
+from builders.quant import qdict, qspec
+from quant_harness import check_qop, qrand
 
 RELUS = ["RELU", "RELU6", "RELU_N1_TO_1", "RELU_0_TO_1"]
 # (input scale, zp), (output scale, zp) for int8; uint8 shifts zero points by 128, int16 divides
@@ -52,41 +53,41 @@ def unary(op, x, dtype, qi, qo, **options):
                            [qspec("y", x.shape, dtype, *qo)], **options)
 
 
-def refused(model, inputs, match):
+def refused(backend, model, inputs, match):
     with pytest.raises(OnertPyError, match=match):
-        run_onert(model, inputs, "cpu")
+        run_onert(model, inputs, backend)
 
 
 @pytest.mark.parametrize("op", RELUS)
 @pytest.mark.parametrize("dtype", ["int8", "uint8"])
 @pytest.mark.parametrize("params", sorted(UNARY_PARAMS))
-def test_relu_8bit(op, dtype, params):
+def test_relu_8bit(backend, op, dtype, params):
     qi, qo = params_for(dtype, params)
     x = every_value(dtype)
-    check_qop(unary(op, x, dtype, qi, qo), [x])
+    check_qop(unary(op, x, dtype, qi, qo), [x], backend)
 
 
 @pytest.mark.parametrize("op", ["RELU", "RELU6"])
 @pytest.mark.parametrize("params", ["half", "quarter", "same", "third"])
-def test_relu_int16(op, params):
+def test_relu_int16(backend, op, params):
     qi, qo = params_for("int16", params)
     x = every_value("int16")
-    check_qop(unary(op, x, "int16", qi, qo), [x])
+    check_qop(unary(op, x, "int16", qi, qo), [x], backend)
 
 
-def test_relu6_int16_float32_multiplier():
+def test_relu6_int16_float32_multiplier(backend):
     """Scales whose ratio rounds differently in float32 and float64: TFLite divides in
     float32."""
     x = every_value("int16")
-    check_qop(unary("RELU6", x, "int16", (3e-08, 0), (8e-08, 0)), [x])
+    check_qop(unary("RELU6", x, "int16", (3e-08, 0), (8e-08, 0)), [x], backend)
 
 
 @pytest.mark.parametrize("op,why", [("RELU_N1_TO_1", "int16"), ("RELU_0_TO_1", "int16"),
                                     ("RELU", "zero points")])
-def test_relu_int16_refusals(op, why):
+def test_relu_int16_refusals(backend, op, why):
     qi, qo = ((0.001, 3), (0.001, 0)) if why == "zero points" else ((0.001, 0), (0.001, 0))
     x = np.zeros(4, np.int16)
-    refused(unary(op, x, "int16", qi, qo), [x], why)
+    refused(backend, unary(op, x, "int16", qi, qo), [x], why)
 
 
 ALPHAS = [0.2, 0.25, -0.5, -0.25, 1.7, -1.3, -3.0, 0.0]
@@ -95,13 +96,13 @@ ALPHAS = [0.2, 0.25, -0.5, -0.25, 1.7, -1.3, -3.0, 0.0]
 @pytest.mark.parametrize("dtype,params", combos(["int8", "uint8", "int16"],
                                                 ["mixed", "half", "same", "up", "third"]))
 @pytest.mark.parametrize("alpha", ALPHAS)
-def test_leaky_relu(dtype, params, alpha):
+def test_leaky_relu(backend, dtype, params, alpha):
     qi, qo = params_for(dtype, params)
     x = every_value(dtype)
-    check_qop(unary("LEAKY_RELU", x, dtype, qi, qo, alpha=alpha), [x])
+    check_qop(unary("LEAKY_RELU", x, dtype, qi, qo, alpha=alpha), [x], backend)
 
 
-def test_leaky_relu_random_params():
+def test_leaky_relu_random_params(backend):
     rng = np.random.default_rng(3)
     for dtype in ("int8", "uint8"):
         off = 128 if dtype == "uint8" else 0
@@ -110,12 +111,13 @@ def test_leaky_relu_random_params():
             qi = (float(rng.uniform(0.01, 0.1)), int(rng.integers(-20, 20)) + off)
             qo = (float(rng.uniform(0.01, 0.1)), int(rng.integers(-20, 20)) + off)
             alpha = float(rng.uniform(-1.5, 1.5))
-            check_qop(unary("LEAKY_RELU", x, dtype, qi, qo, alpha=alpha), [x])
+            check_qop(unary("LEAKY_RELU", x, dtype, qi, qo, alpha=alpha), [x], backend)
 
 
-def test_leaky_relu_int16_zero_points_refused():
+def test_leaky_relu_int16_zero_points_refused(backend):
     x = np.zeros(4, np.int16)
-    refused(unary("LEAKY_RELU", x, "int16", (0.001, 2), (0.001, 0), alpha=0.2), [x], "zero")
+    model = unary("LEAKY_RELU", x, "int16", (0.001, 2), (0.001, 0), alpha=0.2)
+    refused(backend, model, [x], "zero")
 
 
 PRELU_PARAMS = [((0.05, -3), (0.01, 4), (0.03, 5)), ((0.0625, 0), (0.0078125, 0), (0.0625, 0)),
@@ -139,7 +141,7 @@ def prelu_model(sx, sa, dtype, qx, qa, qo, alpha=None):
 @pytest.mark.parametrize("dtype", ["int8", "uint8"])
 @pytest.mark.parametrize("params", range(len(PRELU_PARAMS)))
 @pytest.mark.parametrize("sx,sa", PRELU_SHAPES)
-def test_prelu(dtype, params, sx, sa):
+def test_prelu(backend, dtype, params, sx, sa):
     rng = np.random.default_rng(2)
     off = 128 if dtype == "uint8" else 0
     qx, qa, qo = ((s, int(np.clip(z + off, 0, 255)) if off else z)
@@ -147,49 +149,49 @@ def test_prelu(dtype, params, sx, sa):
     info = np.iinfo(dtype)
     x = np.resize(np.arange(info.min, info.max + 1), sx).astype(dtype)
     alpha = qrand(rng, sa, dtype)
-    check_qop(prelu_model(sx, sa, dtype, qx, qa, qo), [x, alpha])
+    check_qop(prelu_model(sx, sa, dtype, qx, qa, qo), [x, alpha], backend)
 
 
 @pytest.mark.parametrize("dtype", ["int8", "uint8"])
-def test_prelu_constant_alpha(dtype):
+def test_prelu_constant_alpha(backend, dtype):
     rng = np.random.default_rng(4)
     off = 128 if dtype == "uint8" else 0
     qx, qa, qo = ((s, z + off) for s, z in PRELU_PARAMS[2])
     alpha = qrand(rng, (1, 1, 8), dtype)
     x = qrand(rng, (3, 5, 8), dtype)
-    check_qop(prelu_model(x.shape, alpha.shape, dtype, qx, qa, qo, alpha=alpha), [x])
+    check_qop(prelu_model(x.shape, alpha.shape, dtype, qx, qa, qo, alpha=alpha), [x], backend)
 
 
-def test_prelu_int16_refused():
+def test_prelu_int16_refused(backend):
     """The interpreter's int16 PRELU reads its alpha as int8 bytes: refused, not reproduced."""
     model = prelu_model((8,), (8,), "int16", (0.001, 0), (0.0001, 0), (0.001, 0))
-    refused(model, [np.zeros(8, np.int16)] * 2, "PRELU")
+    refused(backend, model, [np.zeros(8, np.int16)] * 2, "PRELU")
 
 
 @pytest.mark.parametrize("dtype,params", combos(["int8", "int16"], sorted(UNARY_PARAMS)))
-def test_abs(dtype, params):
+def test_abs(backend, dtype, params):
     qi, qo = params_for(dtype, params)
     x = every_value(dtype)
-    check_qop(unary("ABS", x, dtype, qi, qo), [x])
+    check_qop(unary("ABS", x, dtype, qi, qo), [x], backend)
 
 
-def test_abs_refusals():
-    refused(unary("ABS", np.zeros(4, np.uint8), "uint8", (0.05, 128), (0.05, 128)),
+def test_abs_refusals(backend):
+    refused(backend, unary("ABS", np.zeros(4, np.uint8), "uint8", (0.05, 128), (0.05, 128)),
             [np.zeros(4, np.uint8)], "uint8")
     for zps in ((3, 0), (0, 3)):
-        refused(unary("ABS", np.zeros(4, np.int16), "int16", (0.001, zps[0]), (0.001, zps[1])),
-                [np.zeros(4, np.int16)], "zero points")
+        model = unary("ABS", np.zeros(4, np.int16), "int16", (0.001, zps[0]), (0.001, zps[1]))
+        refused(backend, model, [np.zeros(4, np.int16)], "zero points")
 
 
 @pytest.mark.parametrize("dtype", ["int8", "int16"])
 @pytest.mark.parametrize("params", ["mixed", "up", "zp_only"])
-def test_neg(dtype, params):
+def test_neg(backend, dtype, params):
     """NEG negates the stored integers (wrapping), whatever the parameters."""
     qi, qo = UNARY_PARAMS[params]
     x = every_value(dtype)
-    check_qop(unary("NEG", x, dtype, qi, qo), [x])
+    check_qop(unary("NEG", x, dtype, qi, qo), [x], backend)
 
 
-def test_neg_uint8_refused():
+def test_neg_uint8_refused(backend):
     x = np.zeros(4, np.uint8)
-    refused(unary("NEG", x, "uint8", (0.05, 128), (0.05, 128)), [x], "uint8")
+    refused(backend, unary("NEG", x, "uint8", (0.05, 128), (0.05, 128)), [x], "uint8")

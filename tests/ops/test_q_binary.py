@@ -8,82 +8,26 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from onert_py.model_builder import single_op_model
-from onert_py.core.quant import qmath
-from onert_py.core.quant.qbinary_math import rescale_below_one, vector_input
-from quant_harness import check_qop, qrand, qspec
-
-QPARAMS = {  # (scale a, zp a), (scale b, zp b), (scale out, zp out); zps shifted for uint8
-    "mixed": ((0.05, 11), (0.2, -13), (0.1, -6)),
-    "ties": ((0.05, 14), (0.031, 5), (0.07, 0)),
-    "third": ((0.03, 3), (0.07, 15), (0.04, 5)),
-    "wide": ((0.1, -1), (0.013, -7), (0.011, -11)),
-    "pot": ((0.0625, 15), (0.015625, 12), (0.125, -15)),
-}
-
-
-def qp(dtype, name):
-    off = 128 if dtype == "uint8" else 0
-    return [(s, z + off) for s, z in QPARAMS[name]]
-
-
-def binary_model(op, sa, sb, dtype, qa, qb, qo, **options):
-    so = np.broadcast_shapes(sa, sb)
-    return single_op_model(op, [qspec("a", sa, dtype, *qa), qspec("b", sb, dtype, *qb)],
-                           [qspec("y", so, dtype, *qo)], **options)
-
-
-def all_pairs(dtype):
-    info = np.iinfo(dtype)
-    v = np.arange(info.min, info.max + 1)
-    a, b = np.meshgrid(v, v, indexing="ij")
-    return a.reshape(-1).astype(dtype), b.reshape(-1).astype(dtype)
-
-
-OPS_DTYPES = [("ADD", "uint8"), ("ADD", "int8"), ("SUB", "uint8"), ("SUB", "int8")]
+from builders.qadd import OPS_DTYPES, QPARAMS, SHAPES, binary_model, qp, rounding_inputs
+from builders.quant import all_pairs
+from quant_harness import check_qop, qrand
 
 
 @pytest.mark.parametrize("op,dtype", OPS_DTYPES)
 @pytest.mark.parametrize("params", sorted(QPARAMS))
 @pytest.mark.parametrize("tail", [0, 5])
-def test_addsub_all_pairs(op, dtype, params, tail):
+def test_addsub_all_pairs(backend, op, dtype, params, tail):
     a, b = all_pairs(dtype)
     n = a.size - tail
     qa, qb, qo = qp(dtype, params)
-    check_qop(binary_model(op, (n,), (n,), dtype, qa, qb, qo), [a[:n], b[:n]])
-    check_qop(binary_model(op, (n,), (n,), dtype, qb, qa, qo), [b[:n], a[:n]])
-
-
-SHAPES = [((64, 3, 27), (27,)), ((64, 3, 27), (64, 3, 1)), ((64, 13), (64, 1)),
-          ((64, 13), (13,)), ((13,), (13,)), ((1,), (64, 27)), ((1,), (64, 13)), ((27,), (1,)),
-          ((64, 1, 21), (1, 3, 1)), ((2, 3, 4, 5, 6, 23), (1, 1, 1, 1, 1, 23)),
-          ((2, 3, 4, 5, 3, 7), (1, 3, 1, 5, 1, 7)), ((4, 1, 1, 6, 1, 3), (1, 2, 5, 1, 9, 1)),
-          ((3, 1, 11), (1, 1, 1)), ((), (5, 9))]
-
-
-def rounding_inputs(rng, shape, dtype, q, q_other):
-    """Inputs whose rescale into the common scale (left shift 20) differs between the scalar
-    loops and a vector loop's form (shift after vqrdmulh for half, shift folded in before for
-    the other half), mixed with 1 in 4 uniform values."""
-    info = np.iinfo(dtype)
-    v = np.arange(info.min, info.max + 1, dtype=np.int64)
-    scale = float(np.float32(q[0]))
-    m, e = (int(t) for t in
-            qmath.quantize_multiplier(scale / (2 * max(scale, float(np.float32(q_other[0]))))))
-    scalar = rescale_below_one((v - q[1]) << 20, m, e)
-    picks = []
-    for shift_first in (False, True):
-        hit = v[vector_input(v - q[1], m, e, 20, shift_first) != scalar]
-        picks.append(rng.choice(hit if hit.size else v, shape))
-    out = np.where(rng.random(shape) < 0.5, *picks)
-    mix = rng.random(shape) < 0.25
-    return np.where(mix, qrand(rng, shape, dtype), out).astype(dtype)
+    check_qop(binary_model(op, (n,), (n,), dtype, qa, qb, qo), [a[:n], b[:n]], backend)
+    check_qop(binary_model(op, (n,), (n,), dtype, qb, qa, qo), [b[:n], a[:n]], backend)
 
 
 @pytest.mark.parametrize("op,dtype", OPS_DTYPES)
 @pytest.mark.parametrize("sa,sb", SHAPES)
 @pytest.mark.parametrize("swap", [False, True])
-def test_addsub_broadcast(op, dtype, sa, sb, swap):
+def test_addsub_broadcast(backend, op, dtype, sa, sb, swap):
     rng = np.random.default_rng(7)
     if swap:
         sa, sb = sb, sa
@@ -91,18 +35,18 @@ def test_addsub_broadcast(op, dtype, sa, sb, swap):
         qa, qb, qo = qp(dtype, params)
         check_qop(binary_model(op, sa, sb, dtype, qa, qb, qo),
                   [rounding_inputs(rng, sa, dtype, qa, qb),
-                   rounding_inputs(rng, sb, dtype, qb, qa)])
+                   rounding_inputs(rng, sb, dtype, qb, qa)], backend)
 
 
 @pytest.mark.parametrize("op,dtype", OPS_DTYPES + [("ADD", "int16"), ("SUB", "int16")])
 @pytest.mark.parametrize("act", ["RELU", "RELU6", "RELU_N1_TO_1"])
-def test_addsub_activation(op, dtype, act):
+def test_addsub_activation(backend, op, dtype, act):
     rng = np.random.default_rng(3)
     qa, qb, qo = ([(0.0004, 0), (0.0007, 0), (0.0005, 0)] if dtype == "int16"
                   else qp(dtype, "mixed"))
     for sa, sb in [((4, 37), (4, 37)), ((4, 37), (37,)), ((4, 37), (4, 1))]:
         check_qop(binary_model(op, sa, sb, dtype, qa, qb, qo, fused_activation_function=act),
-                  [qrand(rng, sa, dtype), qrand(rng, sb, dtype)])
+                  [qrand(rng, sa, dtype), qrand(rng, sb, dtype)], backend)
 
 
 # the interpreter refuses int16 ADD/SUB with nonzero zero points
@@ -116,23 +60,23 @@ INT16_PARAMS = [((0.001, 0), (0.0001, 0), (0.002, 0)),
 @pytest.mark.parametrize("qa,qb,qo", INT16_PARAMS)
 @pytest.mark.parametrize("sa,sb", [((3, 41), (3, 41)), ((3, 41), (41,)), ((2, 1, 5), (1, 3, 1))])
 @pytest.mark.parametrize("pot_option", [True, False])
-def test_addsub_int16(op, qa, qb, qo, sa, sb, pot_option):
+def test_addsub_int16(backend, op, qa, qb, qo, sa, sb, pot_option):
     pot = all(np.log2(s).is_integer() for s, _ in (qa, qb, qo)) and pot_option
     if op == "ADD" and pot and sa != sb:
         pytest.skip("the interpreter aborts on a broadcast int16 ADD of the power-of-two path")
     rng = np.random.default_rng(4)
     model = binary_model(op, sa, sb, "int16", qa, qb, qo, pot_scale_int16=pot_option)
-    check_qop(model, [qrand(rng, sa, "int16"), qrand(rng, sb, "int16")])
+    check_qop(model, [qrand(rng, sa, "int16"), qrand(rng, sb, "int16")], backend)
 
 
 @pytest.mark.parametrize("dtype", ["int8", "uint8"])
 @pytest.mark.parametrize("scales", [(1.0, 0.9, 0.0001), (0.5, 0.002, 0.00003), (0.001, 0.002, 0.5)])
 @pytest.mark.parametrize("sa,sb", [((67,), (67,)), ((5, 23), (23,)), ((5, 23), (5, 1))])
-def test_add_extreme_scales(dtype, scales, sa, sb):
+def test_add_extreme_scales(backend, dtype, scales, sa, sb):
     """Output scales far below the inputs' (the vector loops narrow the rescaled value to int16
     without saturation before adding the offset) and far above (input shift beyond 20)."""
     rng = np.random.default_rng(5)
     off = 128 if dtype == "uint8" else 0
     qa, qb, qo = [(s, z + off) for s, z in zip(scales, (3, -7, 9))]
     check_qop(binary_model("ADD", sa, sb, dtype, qa, qb, qo),
-              [qrand(rng, sa, dtype), qrand(rng, sb, dtype)])
+              [qrand(rng, sa, dtype), qrand(rng, sb, dtype)], backend)

@@ -10,7 +10,8 @@ import pytest
 from onert_py.errors import OnertPyError
 from onert_py.model_builder import single_op_model
 from op_harness import run_onert
-from quant_harness import check_qop, qrand, qspec
+from builders.quant import all_pairs, qspec
+from quant_harness import check_qop, qrand
 
 OPS = ["EQUAL", "NOT_EQUAL", "LESS", "LESS_EQUAL", "GREATER", "GREATER_EQUAL"]
 PARAMS = {  # (scale, zero point) of the two inputs; zero points shifted by 128 for uint8
@@ -35,21 +36,14 @@ def compare_model(op, sa, sb, dtype, qa, qb):
                            [("y", so, "bool")])
 
 
-def all_pairs(dtype):
-    info = np.iinfo(dtype)
-    v = np.arange(info.min, info.max + 1)
-    a, b = np.meshgrid(v, v, indexing="ij")
-    return a.reshape(-1).astype(dtype), b.reshape(-1).astype(dtype)
-
-
 @pytest.mark.parametrize("op", OPS)
 @pytest.mark.parametrize("dtype", ["int8", "uint8"])
 @pytest.mark.parametrize("params", sorted(PARAMS))
-def test_compare_all_pairs(op, dtype, params):
+def test_compare_all_pairs(backend, op, dtype, params):
     qa, qb = (shifted(dtype, q) for q in PARAMS[params])
     a, b = all_pairs(dtype)
     n = a.size - 5
-    check_qop(compare_model(op, (n,), (n,), dtype, qa, qb), [a[:n], b[:n]])
+    check_qop(compare_model(op, (n,), (n,), dtype, qa, qb), [a[:n], b[:n]], backend)
 
 
 def int16_inputs(rng, n):
@@ -63,10 +57,10 @@ def int16_inputs(rng, n):
 
 @pytest.mark.parametrize("op", OPS)
 @pytest.mark.parametrize("params", ["mixed", "tiny", "same", "pot"])
-def test_compare_int16(op, params):
+def test_compare_int16(backend, op, params):
     qa, qb = ((s / 50, z) for s, z in PARAMS[params])
     a, b = int16_inputs(np.random.default_rng(5), 6001)
-    check_qop(compare_model(op, a.shape, b.shape, "int16", qa, qb), [a, b])
+    check_qop(compare_model(op, a.shape, b.shape, "int16", qa, qb), [a, b], backend)
 
 
 SHAPES = [((2, 3, 4, 5), (1, 3, 1, 5)), ((7,), (1,)), ((), (5, 9)),
@@ -77,30 +71,30 @@ SHAPES = [((2, 3, 4, 5), (1, 3, 1, 5)), ((7,), (1,)), ((), (5, 9)),
 @pytest.mark.parametrize("op", ["EQUAL", "LESS", "GREATER_EQUAL"])
 @pytest.mark.parametrize("dtype", ["int8", "uint8", "int16"])
 @pytest.mark.parametrize("sa,sb", SHAPES)
-def test_compare_broadcast(op, dtype, sa, sb):
+def test_compare_broadcast(backend, op, dtype, sa, sb):
     rng = np.random.default_rng(1)
     qa, qb = (shifted(dtype, (s / (50 if dtype == "int16" else 1), z))
               for s, z in PARAMS["mixed"])
     hi = 400 if dtype == "int16" else None
     a = qrand(rng, sa, dtype, -hi if hi else None, hi)
     b = qrand(rng, sb, dtype, -hi if hi else None, hi)
-    check_qop(compare_model(op, sa, sb, dtype, qa, qb), [a, b])
-    check_qop(compare_model(op, sb, sa, dtype, qb, qa), [b, a])
+    check_qop(compare_model(op, sa, sb, dtype, qa, qb), [a, b], backend)
+    check_qop(compare_model(op, sb, sa, dtype, qb, qa), [b, a], backend)
 
 
 @pytest.mark.parametrize("scale", [1.0, 1.5])
-def test_compare_scale_above_one_is_refused(scale):
+def test_compare_scale_above_one_is_refused(backend, scale):
     """TFLite's rescale is undefined for scales >= 1 (the interpreter aborts on 1.0)."""
     model = compare_model("EQUAL", (4,), (4,), "int8", (scale, 0), (0.5, 0))
     with pytest.raises(OnertPyError, match="scale"):
-        run_onert(model, [np.zeros(4, np.int8)] * 2, "cpu")
+        run_onert(model, [np.zeros(4, np.int8)] * 2, backend)
 
 
-def test_compare_int16_raw_ignores_scale_above_one():
+def test_compare_int16_raw_ignores_scale_above_one(backend):
     """int16 ordering comparisons use the raw values: no rescale, so no refusal."""
     rng = np.random.default_rng(2)
     model = compare_model("LESS", (50,), (50,), "int16", (2.0, 3), (0.001, -4))
-    check_qop(model, [qrand(rng, (50,), "int16"), qrand(rng, (50,), "int16")])
+    check_qop(model, [qrand(rng, (50,), "int16"), qrand(rng, (50,), "int16")], backend)
 
 
 MM_PARAMS = [((0.05, 3), (0.05, 3), (0.05, 3)), ((0.05, 3), (0.07, -2), (0.1, 5)),
@@ -112,13 +106,13 @@ MM_PARAMS = [((0.05, 3), (0.05, 3), (0.05, 3)), ((0.05, 3), (0.07, -2), (0.1, 5)
 @pytest.mark.parametrize("params", range(len(MM_PARAMS)))
 @pytest.mark.parametrize("sa,sb", [((37,), (37,)), ((3, 37), (37,)),
                                    ((2, 1, 4, 1, 3, 2), (1, 3, 1, 5, 3, 1))])
-def test_maximum_minimum(op, dtype, params, sa, sb):
+def test_maximum_minimum(backend, op, dtype, params, sa, sb):
     rng = np.random.default_rng(6)
     qa, qb, qo = (shifted(dtype, q) for q in MM_PARAMS[params])
     so = np.broadcast_shapes(sa, sb)
     model = single_op_model(op, [qspec("a", sa, dtype, *qa), qspec("b", sb, dtype, *qb)],
                             [qspec("y", so, dtype, *qo)])
-    check_qop(model, [qrand(rng, sa, dtype), qrand(rng, sb, dtype)])
+    check_qop(model, [qrand(rng, sa, dtype), qrand(rng, sb, dtype)], backend)
 
 
 SELECT_CASES = [("SELECT", ((4, 5), (4, 5), (4, 5))), ("SELECT", ((4,), (4, 5), (4, 5))),
@@ -127,7 +121,7 @@ SELECT_CASES = [("SELECT", ((4, 5), (4, 5), (4, 5))), ("SELECT", ((4,), (4, 5), 
 
 @pytest.mark.parametrize("op,shapes", SELECT_CASES)
 @pytest.mark.parametrize("dtype", ["int8", "uint8", "int16"])
-def test_select_quantized(op, shapes, dtype):
+def test_select_quantized(backend, op, shapes, dtype):
     """SELECT moves the stored integers: the interpreter ignores differing parameters."""
     sc, sx, sy = shapes
     rng = np.random.default_rng(8)
@@ -135,4 +129,4 @@ def test_select_quantized(op, shapes, dtype):
     qx, qy, qo = (shifted(dtype, q) for q in MM_PARAMS[1])
     model = single_op_model(op, [("c", sc, "bool"), qspec("x", sx, dtype, *qx),
                                  qspec("y", sy, dtype, *qy)], [qspec("o", so, dtype, *qo)])
-    check_qop(model, [rng.random(sc) < 0.5, qrand(rng, sx, dtype), qrand(rng, sy, dtype)])
+    check_qop(model, [rng.random(sc) < 0.5, qrand(rng, sx, dtype), qrand(rng, sy, dtype)], backend)

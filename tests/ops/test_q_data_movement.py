@@ -9,65 +9,25 @@ import pytest
 
 import onert_py
 from onert_py.model_builder import ModelBuilder, single_op_model
-from quant_harness import QTYPES, check_qop, qdict, qrand, qspec
+from builders.qmove import CASES, case_model, concat_model, q
+from builders.quant import QTYPES, qdict
+from op_harness import with_fallback
+from quant_harness import check_qop, qrand
 
 DTYPES = ["int8", "uint8", "int16"]
 I32 = np.int32
 
 
-def q(name, shape, dtype, zp_shift=0, scale_mul=1.0):
-    _, scale, zp = QTYPES[dtype]
-    return qspec(name, shape, dtype, scale * scale_mul, zp + (0 if dtype == "int16" else zp_shift))
-
-
-# name: (op, input shape, constant inputs, output shapes, options)
-CASES = {
-    "reshape": ("RESHAPE", (2, 3, 4), [np.array([4, 6], I32)], [(4, 6)], {}),
-    "squeeze": ("SQUEEZE", (1, 3, 1, 4), [], [(3, 4)], {"squeeze_dims": [0, 2]}),
-    "expand_dims": ("EXPAND_DIMS", (3, 4), [np.array([1], I32)], [(3, 1, 4)], {}),
-    "transpose": ("TRANSPOSE", (2, 3, 4), [np.array([2, 0, 1], I32)], [(4, 2, 3)], {}),
-    "slice": ("SLICE", (4, 5, 3), [np.array([1, 0, 1], I32), np.array([2, -1, 2], I32)],
-              [(2, 5, 2)], {}),
-    "strided_slice": ("STRIDED_SLICE", (6, 7), [np.array([1, 6], I32), np.array([6, 0], I32),
-                                                np.array([2, -2], I32)], [(3, 3)], {}),
-    "gather": ("GATHER", (5, 4), [np.array([4, 0, 2, 2], I32)], [(4, 4)], {"axis": 0}),
-    "split": ("SPLIT", (6, 4), None, [(6, 2), (6, 2)], {"num_splits": 2}),
-    "split_v": ("SPLIT_V", (6, 4), [np.array([1, 3], I32), np.array(1, I32)],
-                [(6, 1), (6, 3)], {"num_splits": 2}),
-    "unpack": ("UNPACK", (3, 4), [], [(4,), (4,), (4,)], {"num": 3, "axis": 0}),
-    "tile": ("TILE", (2, 3), [np.array([2, 2], I32)], [(4, 6)], {}),
-    "space_to_depth": ("SPACE_TO_DEPTH", (1, 4, 4, 2), [], [(1, 2, 2, 8)], {"block_size": 2}),
-    "depth_to_space": ("DEPTH_TO_SPACE", (1, 2, 2, 8), [], [(1, 4, 4, 2)], {"block_size": 2}),
-    "batch_to_space": ("BATCH_TO_SPACE_ND", (4, 2, 2, 3),
-                       [np.array([2, 2], I32), np.array([[0, 0], [0, 0]], I32)],
-                       [(1, 4, 4, 3)], {}),
-    "mirror_pad": ("MIRROR_PAD", (3, 4), [np.array([[1, 2], [2, 1]], I32)], [(6, 7)],
-                   {"mode": "REFLECT"}),
-    "reverse": ("REVERSE_V2", (3, 4, 2), [np.array([1], I32)], [(3, 4, 2)], {}),
-    "broadcast_to": ("BROADCAST_TO", (1, 4), [np.array([3, 4], I32)], [(3, 4)], {"version": 2}),
-}
-
-
-def case_model(name, dtype, zp_shift=0):
-    op, shape, consts, outs, opts = CASES[name]
-    if name == "split":                       # SPLIT takes its axis first
-        inputs = [np.array(1, I32), q("x", shape, dtype)]
-    else:
-        inputs = [q("x", shape, dtype)] + list(consts)
-    outputs = [q(f"y{i}", s, dtype, zp_shift) for i, s in enumerate(outs)]
-    return shape, single_op_model(op, inputs, outputs, **opts)
-
-
 @pytest.mark.parametrize("name", list(CASES))
 @pytest.mark.parametrize("dtype", DTYPES)
-def test_q_move(name, dtype):
+def test_q_move(backend, name, dtype):
     shape, model = case_model(name, dtype)
     if dtype == "int16" and name in ("space_to_depth", "depth_to_space"):
         with pytest.raises(onert_py.CompileError):     # as the interpreter's Prepare refuses
-            onert_py.Session(model, backends="cpu")
+            onert_py.Session(model, backends=with_fallback(backend))
         return
     try:
-        check_qop(model, [qrand(np.random.default_rng(len(name)), shape, dtype)])
+        check_qop(model, [qrand(np.random.default_rng(len(name)), shape, dtype)], backend)
     except (RuntimeError, ValueError) as e:
         if "onert" in type(e).__module__:
             raise
@@ -76,7 +36,7 @@ def test_q_move(name, dtype):
 
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("op", ["PAD", "SPACE_TO_BATCH_ND"])
-def test_q_pad_uses_output_zero_point(op, dtype):
+def test_q_pad_uses_output_zero_point(backend, op, dtype):
     """PAD pads with the output's zero point (here not the input's); SPACE_TO_BATCH_ND needs
     them equal (space_to_batch_nd.cc Prepare) and pads with it."""
     shift = 0 if dtype == "int16" or op == "SPACE_TO_BATCH_ND" else 7
@@ -87,11 +47,11 @@ def test_q_pad_uses_output_zero_point(op, dtype):
         consts, out = [np.array([2, 2], I32), np.array([[1, 1], [0, 2]], I32)], (4, 2, 3, 2)
         shape = (1, 2, 4, 2)
     model = single_op_model(op, [q("x", shape, dtype)] + consts, [q("y", out, dtype, shift)])
-    check_qop(model, [qrand(np.random.default_rng(1), shape, dtype)])
+    check_qop(model, [qrand(np.random.default_rng(1), shape, dtype)], backend)
     if op == "SPACE_TO_BATCH_ND" and dtype != "int16":
         bad = single_op_model(op, [q("x", shape, dtype)] + consts, [q("y", out, dtype, 7)])
         with pytest.raises(onert_py.CompileError, match="same scale and zero point"):
-            onert_py.Session(bad, backends="cpu")
+            onert_py.Session(bad, backends=with_fallback(backend))
 
 
 def padv2_model(dtype, value, vq):
@@ -106,81 +66,74 @@ def padv2_model(dtype, value, vq):
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
-def test_q_padv2_constant(dtype):
+def test_q_padv2_constant(backend, dtype):
     _, scale, zp = QTYPES[dtype]
     model = padv2_model(dtype, 5, qdict(scale, zp))
-    check_qop(model, [qrand(np.random.default_rng(2), (2, 3), dtype)])
+    check_qop(model, [qrand(np.random.default_rng(2), (2, 3), dtype)], backend)
     bad = padv2_model(dtype, 5, qdict(scale * 2, zp))
     with pytest.raises(onert_py.CompileError, match="same scale and zero point"):
-        onert_py.Session(bad, backends="cpu")
-
-
-def concat_model(dtype, params, axis=1):
-    shapes = [(2, 3), (2, 1), (2, 4)]
-    ins = [qspec(f"x{i}", s, dtype, *p) for i, (s, p) in enumerate(zip(shapes, params))]
-    out = q("y", (2, 8), dtype)
-    return shapes, single_op_model("CONCATENATION", ins, [out], axis=axis)
+        onert_py.Session(bad, backends=with_fallback(backend))
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
-def test_q_concat_same_params(dtype):
+def test_q_concat_same_params(backend, dtype):
     _, scale, zp = QTYPES[dtype]
     shapes, model = concat_model(dtype, [(scale, zp)] * 3)
     rng = np.random.default_rng(3)
-    check_qop(model, [qrand(rng, s, dtype) for s in shapes])
+    check_qop(model, [qrand(rng, s, dtype) for s in shapes], backend)
 
 
-def test_q_concat_uint8_requantizes():
+def test_q_concat_uint8_requantizes(backend):
     """uint8 CONCATENATION rescales each input with other parameters to the output's."""
     _, scale, zp = QTYPES["uint8"]
     shapes, model = concat_model("uint8", [(scale * 0.5, 10), (scale, zp), (scale * 3.3, 200)])
     rng = np.random.default_rng(4)
     xs = [qrand(rng, s, "uint8") for s in shapes]
     xs[0][0, :] = [1, 3, 5]                   # exact .5 ties of q * 0.5
-    check_qop(model, xs)
+    check_qop(model, xs, backend)
 
 
 @pytest.mark.parametrize("dtype", ["int8", "int16"])
-def test_q_concat_refuses_requantization(dtype):
+def test_q_concat_refuses_requantization(backend, dtype):
     _, scale, zp = QTYPES[dtype]
     _, model = concat_model(dtype, [(scale, zp), (scale * 2, zp), (scale, zp)])
     with pytest.raises(onert_py.CompileError, match="same scale and zero point"):
-        onert_py.Session(model, backends="cpu")
+        onert_py.Session(model, backends=with_fallback(backend))
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
-def test_q_pack(dtype):
+def test_q_pack(backend, dtype):
     model = single_op_model("PACK", [q("a", (2, 3), dtype), q("b", (2, 3), dtype)],
                             [q("y", (2, 2, 3), dtype)], values_count=2, axis=1)
     rng = np.random.default_rng(5)
-    check_qop(model, [qrand(rng, (2, 3), dtype), qrand(rng, (2, 3), dtype)])
+    check_qop(model, [qrand(rng, (2, 3), dtype), qrand(rng, (2, 3), dtype)], backend)
     bad = single_op_model("PACK", [q("a", (2, 3), dtype, scale_mul=2), q("b", (2, 3), dtype)],
                           [q("y", (2, 2, 3), dtype)], values_count=2, axis=1)
     with pytest.raises(onert_py.CompileError, match="same scale and zero point"):
-        onert_py.Session(bad, backends="cpu")
+        onert_py.Session(bad, backends=with_fallback(backend))
 
 
 @pytest.mark.parametrize("dtype", ["int8", "uint8"])    # the interpreter refuses int16
 @pytest.mark.parametrize("op", ["ARG_MAX", "ARG_MIN"])
-def test_q_arg_min_max(op, dtype):
+def test_q_arg_min_max(backend, op, dtype):
     model = single_op_model(op, [q("x", (3, 7), dtype), np.array([1], I32)],
                             [("y", (3,), "int32")], output_type="INT32")
-    check_qop(model, [qrand(np.random.default_rng(6), (3, 7), dtype)])
+    check_qop(model, [qrand(np.random.default_rng(6), (3, 7), dtype)], backend)
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
-def test_q_topk(dtype):
+def test_q_topk(backend, dtype):
     model = single_op_model("TOPK_V2", [q("x", (3, 9), dtype), np.array(4, I32)],
                             [q("v", (3, 4), dtype), ("i", (3, 4), "int32")])
     x = np.stack([np.random.default_rng(i).permutation(np.arange(9)) for i in range(3)])
-    check_qop(model, [x.astype(dtype)])
+    check_qop(model, [x.astype(dtype)], backend)
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
 @pytest.mark.parametrize("op", ["SELECT", "SELECT_V2"])
-def test_q_select(op, dtype):
+def test_q_select(backend, op, dtype):
     model = single_op_model(op, [("c", (2, 5), "bool"), q("a", (2, 5), dtype),
                                  q("b", (2, 5), dtype)], [q("y", (2, 5), dtype)])
     rng = np.random.default_rng(8)
     check_qop(model, [rng.integers(0, 2, (2, 5)).astype(bool), qrand(rng, (2, 5), dtype),
-                      qrand(rng, (2, 5), dtype)])
+                      qrand(rng, (2, 5), dtype)], backend)

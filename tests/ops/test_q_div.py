@@ -10,7 +10,8 @@ import pytest
 from onert_py.errors import ExecutionError, OnertPyError
 from onert_py.model_builder import single_op_model
 from op_harness import run_onert
-from quant_harness import check_qop, qrand, qspec
+from builders.quant import qspec
+from quant_harness import check_qop, qrand
 
 QPARAMS = {  # (scale, zp) of a, b, out
     "unit": ((0.05, 128), (0.05, 128), (0.05, 128)),
@@ -37,42 +38,43 @@ def nonzero_pairs(zp2: int):
 
 
 @pytest.mark.parametrize("params", sorted(QPARAMS))
-def test_div_all_pairs(params):
+def test_div_all_pairs(backend, params):
     qa, qb, qo = QPARAMS[params]
     a, b = nonzero_pairs(qb[1])
-    check_qop(div_model(a.shape, b.shape, qa, qb, qo), [a, b])
+    check_qop(div_model(a.shape, b.shape, qa, qb, qo), [a, b], backend)
 
 
 @pytest.mark.parametrize("act", ["RELU", "RELU6", "RELU_N1_TO_1"])
-def test_div_activation(act):
+def test_div_activation(backend, act):
     qa, qb, qo = QPARAMS["mixed"]
     a, b = nonzero_pairs(qb[1])
-    check_qop(div_model(a.shape, b.shape, qa, qb, qo, fused_activation_function=act), [a, b])
+    model = div_model(a.shape, b.shape, qa, qb, qo, fused_activation_function=act)
+    check_qop(model, [a, b], backend)
 
 
 @pytest.mark.parametrize("sa,sb", [((4, 5, 6), (6,)), ((4, 1, 6), (1, 5, 1)), ((1,), (3, 7)),
                                    ((3, 7), (1,)), ((2, 3, 1, 4), (3, 5, 1))])
-def test_div_broadcast(sa, sb):
+def test_div_broadcast(backend, sa, sb):
     qa, qb, qo = QPARAMS["coarse"]
     rng = np.random.default_rng(len(sa) * 10 + len(sb))
     a = qrand(rng, sa, "uint8")
     b = qrand(rng, sb, "uint8")
     b[b == qb[1]] = qb[1] + 1
-    check_qop(div_model(sa, sb, qa, qb, qo), [a, b])
+    check_qop(div_model(sa, sb, qa, qb, qo), [a, b], backend)
 
 
-def test_div_by_zero_point_is_an_error():
+def test_div_by_zero_point_is_an_error(backend):
     qa, qb, qo = QPARAMS["mixed"]
     a = np.full(8, 40, np.uint8)
     b = np.full(8, 20, np.uint8)
     model = div_model((8,), (8,), qa, qb, qo)
-    run_onert(model, [a, b], "cpu")
+    run_onert(model, [a, b], backend)
     b[5] = qb[1]
     with pytest.raises(ExecutionError, match="divisor equals its zero point"):
-        run_onert(model, [a, b], "cpu")
+        run_onert(model, [a, b], backend)
 
 
-def test_int8_div_refused():
+def test_int8_div_refused(backend):
     model = div_model((4,), (4,), (0.05, 3), (0.05, 1), (0.05, 0), dtype="int8")
     with pytest.raises(OnertPyError, match="DIV"):
-        run_onert(model, [np.ones(4, np.int8), np.full(4, 3, np.int8)], "cpu")
+        run_onert(model, [np.ones(4, np.int8), np.full(4, 3, np.int8)], backend)

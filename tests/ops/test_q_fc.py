@@ -8,86 +8,34 @@ import pytest
 
 import onert_py
 from onert_py.model_builder import ModelBuilder
-from quant_harness import check_qop, qdict
+from builders.qfc import DT_ZPS, GRID, REALS, case_8bit, fc_model, make_case
+from builders.quant import qdict
+from op_harness import with_fallback
+from quant_harness import check_qop
 
 import onert_py.backends.cpu.ops.quant.qfully_connected  # noqa: F401  (registers the kernel)
-
-X_SCALE, W_SCALE = 0.05, 0.01
-
-
-def fc_model(xshape, xdt, xzp, w, wscale, wzp, bias, yshape, ydt, ys, yzp, w_const=True,
-             **opts) -> bytes:
-    b = ModelBuilder()
-    ins = [b.add_input("x", xshape, xdt, quant=qdict(X_SCALE, xzp))]
-    per_channel = np.size(wscale) > 1
-    wq = qdict(wscale, wzp, 0 if per_channel else None)
-    ins.append(b.add_const("w", w, quant=wq) if w_const else
-               b.add_input("w", w.shape, str(w.dtype), quant=wq))
-    if bias is None:
-        ins.append(-1)
-    else:
-        bs = (np.float32(X_SCALE) * np.asarray(wscale, np.float32)).astype(np.float32)
-        ins.append(b.add_const("b", bias, quant=qdict(bs, 0, 0 if per_channel else None)))
-    y = b.add_tensor("y", yshape, ydt, quant=qdict(ys, yzp))
-    b.add_op("FULLY_CONNECTED", ins, [y], **opts)
-    b.add_output(y)
-    return b.build()
-
-
-def make_case(rng, dt, batch, depth, units, real, zps, per_channel=False, bias="int32",
-              small=True):
-    """Weights/inputs small (so multipliers up to ~3 do not saturate) or full range."""
-    xz, wz, yz = zps
-    info = np.iinfo(dt)
-    wdt = "int8" if dt == "int16" else dt
-    winfo = np.iinfo(wdt)
-    span = (-4, 4) if small else (-100, 100)
-    x = np.clip(rng.integers(*span, (batch, depth), endpoint=True) + xz, info.min, info.max)
-    w = np.clip(rng.integers(*span, (units, depth), endpoint=True) + wz, winfo.min, winfo.max)
-    ws = np.float32(W_SCALE)
-    if per_channel:
-        ws = (W_SCALE * rng.uniform(0.5, 2.0, units)).astype(np.float32)
-    ys = float(np.float32(X_SCALE) * np.float32(W_SCALE) / np.float32(real))
-    b = None if bias is None else rng.integers(-300, 300, units).astype(bias)
-    return x.astype(dt), w.astype(wdt), ws, b, ys
-
-
-GRID = [(1, 16, 67), (4, 16, 64), (33, 40, 19)]
-REALS = [0.25, 0.37, 0.5, 3.0]
-
-
-DT_ZPS = [("int8", (0, 0, 0)), ("int8", (-5, 0, 3)), ("uint8", (128, 128, 128)),
-          ("uint8", (120, 131, 90))]
-
-
-def case_8bit(dt, zps, shape, real):
-    """(model, input) of an 8-bit FC case: zero points (x, w, y), (batch, depth, units)."""
-    rng = np.random.default_rng([sum(map(abs, zps)), *shape, int(real * 100)])
-    x, w, ws, b, ys = make_case(rng, dt, *shape, real, zps)
-    model = fc_model(x.shape, dt, zps[0], w, ws, zps[1], b, (shape[0], shape[2]), dt, ys, zps[2])
-    return model, x
 
 
 @pytest.mark.parametrize("dt,zps", DT_ZPS)
 @pytest.mark.parametrize("shape", GRID, ids=lambda s: "x".join(map(str, s)))
 @pytest.mark.parametrize("real", REALS)
-def test_q_fc_8bit(dt, zps, shape, real):
+def test_q_fc_8bit(backend, dt, zps, shape, real):
     model, x = case_8bit(dt, zps, shape, real)
-    check_qop(model, [x])
+    check_qop(model, [x], backend)
 
 
 @pytest.mark.parametrize("shape", GRID, ids=lambda s: "x".join(map(str, s)))
 @pytest.mark.parametrize("real", REALS)
-def test_q_fc_int8_per_channel(shape, real):
+def test_q_fc_int8_per_channel(backend, shape, real):
     rng = np.random.default_rng(7)
     x, w, ws, b, ys = make_case(rng, "int8", *shape, real, (2, 0, -1), per_channel=True)
     model = fc_model(x.shape, "int8", 2, w, ws, 0, b, (shape[0], shape[2]), "int8", ys, -1)
-    check_qop(model, [x])
+    check_qop(model, [x], backend)
 
 
 @pytest.mark.parametrize("dt", ["int8", "uint8", "int16"])
 @pytest.mark.parametrize("act", ["NONE", "RELU", "RELU6", "RELU_N1_TO_1"])
-def test_q_fc_activation_no_bias_full_range(dt, act):
+def test_q_fc_activation_no_bias_full_range(backend, dt, act):
     rng = np.random.default_rng(3)
     zps = (0, 0, 0) if dt == "int16" else ((4, 0, -7) if dt == "int8" else (130, 125, 128))
     x, w, ws, _, _ = make_case(rng, dt, 5, 300, 21, 1.0, zps, bias=None, small=False)
@@ -96,62 +44,62 @@ def test_q_fc_activation_no_bias_full_range(dt, act):
     ys = 0.05 if dt != "int16" else 0.002
     model = fc_model(x.shape, dt, zps[0], w, ws, zps[1], None, (5, 21), dt, ys, zps[2],
                      fused_activation_function=act)
-    check_qop(model, [x])
+    check_qop(model, [x], backend)
 
 
 @pytest.mark.parametrize("bias", [None, "int32", "int64"])
 @pytest.mark.parametrize("per_channel", [False, True])
 @pytest.mark.parametrize("real", REALS)
-def test_q_fc_int16(bias, per_channel, real):
+def test_q_fc_int16(backend, bias, per_channel, real):
     """int32/no bias: the ruy path (vector rounding); int64 bias: the reference path (double)."""
     rng = np.random.default_rng(11)
     x, w, ws, b, ys = make_case(rng, "int16", 4, 16, 64, real, (0, 0, 0), per_channel, bias)
     x = (x * 10).astype(np.int16)
     ys = ys * 10
     model = fc_model(x.shape, "int16", 0, w, ws, 0, b, (4, 64), "int16", ys, 0)
-    check_qop(model, [x])
+    check_qop(model, [x], backend)
 
 
 @pytest.mark.parametrize("bias", [None, "int64"])
-def test_q_fc_int16_weight_zero_point(bias):
+def test_q_fc_int16_weight_zero_point(backend, bias):
     """A non-zero int8 weight zero point sends int16 to the reference kernel."""
     rng = np.random.default_rng(5)
     x, w, ws, b, ys = make_case(rng, "int16", 3, 16, 19, 0.37, (0, 3, 0), bias=bias)
     model = fc_model(x.shape, "int16", 0, w, ws, 3, b, (3, 19), "int16", ys, 0)
-    check_qop(model, [x])
+    check_qop(model, [x], backend)
 
 
 @pytest.mark.parametrize("keep", [False, True])
-def test_q_fc_keep_num_dims_3d(keep):
+def test_q_fc_keep_num_dims_3d(backend, keep):
     rng = np.random.default_rng(9)
     x, w, ws, b, ys = make_case(rng, "int8", 6, 24, 10, 0.37, (1, 0, 2))
     x3 = x.reshape(2, 3, 24)
     yshape = (2, 3, 10) if keep else (6, 10)
     model = fc_model(x3.shape, "int8", 1, w, ws, 0, b, yshape, "int8", ys, 2, keep_num_dims=keep)
-    check_qop(model, [x3])
+    check_qop(model, [x3], backend)
 
 
-def test_q_fc_non_constant_weights():
+def test_q_fc_non_constant_weights(backend):
     rng = np.random.default_rng(13)
     x, w, ws, b, ys = make_case(rng, "int8", 4, 40, 19, 0.37, (-5, 0, 3))
     model = fc_model(x.shape, "int8", -5, w, ws, 0, b, (4, 19), "int8", ys, 3, w_const=False)
-    check_qop(model, [x, w])
+    check_qop(model, [x, w], backend)
 
 
-def test_q_fc_refuses_unsupported():
+def test_q_fc_refuses_unsupported(backend):
     rng = np.random.default_rng(1)
     x, w, ws, b, ys = make_case(rng, "int8", 2, 8, 4, 0.5, (0, 0, 0))
     # TANH is not a quantized FULLY_CONNECTED activation (TFLite's Prepare refuses it too)
     bad = fc_model(x.shape, "int8", 0, w, ws, 0, b, (2, 4), "int8", ys, 0,
                    fused_activation_function="TANH")
     with pytest.raises(onert_py.CompileError, match="TANH"):
-        onert_py.Session(bad, backends="cpu")
+        onert_py.Session(bad, backends=with_fallback(backend))
     # uint8 with per-channel weights (TFLite: per-channel needs int8/int16 activations)
     wu = (w.astype(np.int16) + 128).astype(np.uint8)
     bad = fc_model(x.shape, "uint8", 128, wu, [0.01, 0.02, 0.03, 0.04], 0, None, (2, 4),
                    "uint8", ys, 128)
     with pytest.raises(onert_py.CompileError, match="per-channel"):
-        onert_py.Session(bad, backends="cpu")
+        onert_py.Session(bad, backends=with_fallback(backend))
     # weights without quantization parameters
     b2 = ModelBuilder()
     xi = b2.add_input("x", (2, 8), "int8", quant=qdict(0.05, 0))
@@ -160,4 +108,4 @@ def test_q_fc_refuses_unsupported():
     b2.add_op("FULLY_CONNECTED", [xi, wi, -1], [yi])
     b2.add_output(yi)
     with pytest.raises(onert_py.CompileError):
-        onert_py.Session(b2.build(), backends="cpu")
+        onert_py.Session(b2.build(), backends=with_fallback(backend))

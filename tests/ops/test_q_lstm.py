@@ -14,8 +14,9 @@ import pytest
 import onert_py
 import onert_py.backends.cpu.ops.quant.qlstm  # noqa: F401  (registers the kernels)
 from onert_py.model_builder import ModelBuilder
-from quant_harness import qdict
-from test_q_recurrent import check_stateful, exact
+from builders.quant import qdict
+from op_harness import with_fallback
+from rnn_harness import check_int_stateful
 
 
 class IntLstm:
@@ -136,7 +137,7 @@ def cell_for(rng, n_input, n_cell, variant):
 
 @pytest.mark.parametrize("time_major", [False, True])
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
-def test_unidirectional_sequence_lstm_int8(variant, time_major):
+def test_unidirectional_sequence_lstm_int8(backend, variant, time_major):
     """Peephole with a projection (n_output < n_cell) covers TFLite's use of n_output as the
     peephole vector size, which differs between time-major (one flat span over the batch)
     and batch-major (row by row) sequences."""
@@ -144,43 +145,47 @@ def test_unidirectional_sequence_lstm_int8(variant, time_major):
     cell = cell_for(rng, 5, 6, variant)
     shape = (4, 3, 5) if time_major else (3, 4, 5)
     model = cell.sequence(shape, time_major=time_major)
-    check_stateful(model, int8_runs(rng, shape), "QUnidirectionalSequenceLstmLayer", exact)
+    check_int_stateful(model, int8_runs(rng, shape), "QUnidirectionalSequenceLstmLayer",
+                       backends=backend)
 
 
 @pytest.mark.parametrize("variant", ["basic", "cifg", "layer_norm", "peephole_projection",
                                      "all"])
-def test_lstm_int8(variant):
+def test_lstm_int8(backend, variant):
     rng = np.random.default_rng(100 + sorted(VARIANTS).index(variant))
     cell = cell_for(rng, 7, 8, variant)
     model = cell.single(3)
-    check_stateful(model, int8_runs(rng, (3, 7)), "QLstmLayer", exact)
+    check_int_stateful(model, int8_runs(rng, (3, 7)), "QLstmLayer", backends=backend)
 
 
 @pytest.mark.parametrize("projection", [False, True])
-def test_unidirectional_sequence_lstm_int8_clips(projection):
+def test_unidirectional_sequence_lstm_int8_clips(backend, projection):
     """cell_clip and proj_clip, quantized by truncation as TFLite's Prepare does."""
     rng = np.random.default_rng(7 + projection)
     extra = {"projection": True, "n_output": 4} if projection else {}
     cell = IntLstm(rng, 6, 8, z_out=0, gate_spread=3.0, **extra)
     model = cell.sequence((2, 5, 6), cell_clip=0.37, proj_clip=0.13 if projection else 0.0)
-    check_stateful(model, int8_runs(rng, (2, 5, 6)), "QUnidirectionalSequenceLstmLayer", exact)
+    check_int_stateful(model, int8_runs(rng, (2, 5, 6)), "QUnidirectionalSequenceLstmLayer",
+                       backends=backend)
 
 
-def test_unidirectional_sequence_lstm_int8_larger():
+def test_unidirectional_sequence_lstm_int8_larger(backend):
     """Wider layers (float32 BLAS accumulation stays exact) with layer norm and projection."""
     rng = np.random.default_rng(11)
     cell = IntLstm(rng, 40, 32, n_output=24, layer_norm=True, projection=True, proj_bias=True,
                    z_out=0, z_hidden=3)
     model = cell.sequence((6, 2, 40), time_major=True)
-    check_stateful(model, int8_runs(rng, (6, 2, 40)), "QUnidirectionalSequenceLstmLayer", exact)
+    check_int_stateful(model, int8_runs(rng, (6, 2, 40)), "QUnidirectionalSequenceLstmLayer",
+                       backends=backend)
 
 
-def test_nonzero_output_state_zero_point():
+def test_nonzero_output_state_zero_point(backend):
     """TFLite starts (and resets) int8 variable tensors at their zero point."""
     rng = np.random.default_rng(3)
     cell = IntLstm(rng, 5, 6, z_hidden=3)
     model = cell.sequence((2, 4, 5))
-    check_stateful(model, int8_runs(rng, (2, 4, 5)), "QUnidirectionalSequenceLstmLayer", exact)
+    check_int_stateful(model, int8_runs(rng, (2, 4, 5)), "QUnidirectionalSequenceLstmLayer",
+                       backends=backend)
 
 
 def refusing_model(cell_scale=-11, n_inter=5) -> bytes:
@@ -201,6 +206,6 @@ def refusing_model(cell_scale=-11, n_inter=5) -> bytes:
     ({"cell_scale": -7}, "cell state scale"),
     ({"n_inter": 12}, "8x8_8"),
 ])
-def test_int8_lstm_refusals(kwargs, match):
+def test_int8_lstm_refusals(backend, kwargs, match):
     with pytest.raises(Exception, match=match):
-        onert_py.Session(refusing_model(**kwargs), backends="cpu")
+        onert_py.Session(refusing_model(**kwargs), backends=with_fallback(backend))

@@ -14,22 +14,9 @@ import pytest
 import onert_py
 from onert_py.model_builder import ModelBuilder
 import rnn_harness
-from quant_harness import assert_close_int, qdict
-
-
-def check_stateful(model: bytes, runs, kernel: str, compare, varied=True) -> None:
-    """rnn_harness.check_stateful with `compare(got, expected, label)` per output and the
-    `kernel` class picked; with `varied`, the expected outputs must not be saturated/constant."""
-    expected = rnn_harness.check_stateful(
-        model, runs, lambda got, exp, label: [compare(g, e, label) for g, e in zip(got, exp)],
-        picked=lambda names: kernel in names, distinct=False)
-    if varied:
-        outs = np.concatenate([e[0].ravel() for e in expected]).astype(np.int64)
-        assert np.unique(outs).size > 4, "the test outputs are saturated or constant"
-
-
-def exact(got, expected, label):
-    assert_close_int(got, expected, 0, label)
+from builders.quant import qdict
+from op_harness import with_fallback
+from rnn_harness import check_int_stateful
 
 
 # ---- SVDF ----------------------------------------------------------------------------------------
@@ -72,36 +59,37 @@ def int8_runs(rng, shape, n):
     (2, 40, 5, 2, 6, True),
     (4, 9, 2, 4, 1, True),
 ])
-def test_svdf_int8(batch, n_input, units, rank, memory, bias):
+def test_svdf_int8(backend, batch, n_input, units, rank, memory, bias):
     rng = np.random.default_rng(batch * 1000 + n_input * 10 + memory)
     model = int_svdf_model(rng, batch, n_input, units, rank, memory, bias)
     runs = int8_runs(rng, (batch, n_input), max(3, memory + 2))
-    check_stateful(model, runs, "QSvdfLayer", exact)
+    check_int_stateful(model, runs, "QSvdfLayer", backends=backend)
 
 
-def test_svdf_int8_rounding_ties():
+def test_svdf_int8_rounding_ties(backend):
     """Effective scales 1/2 and 1/4 with small weights and inputs: many rescales fall on exact
     halves, negative ones included; TFLite's reference rounding takes them away from zero."""
     rng = np.random.default_rng(5)
     scales = (0.5, 3, 0.25, 0.25, 2.0 ** -10, 2.0 ** -10, -2)
     model = int_svdf_model(rng, 3, 7, 5, 2, 3, scales=scales, wmax=(3, 3))
     runs = [[rng.integers(0, 7, (3, 7)).astype(np.int8)] for _ in range(5)]
-    check_stateful(model, runs, "QSvdfLayer", exact)
+    check_int_stateful(model, runs, "QSvdfLayer", backends=backend)
 
 
-def test_svdf_int8_saturation():
+def test_svdf_int8_saturation(backend):
     """A state scale so small that the int16 state saturates, and an output scale that clamps
     many outputs: both clamps as the interpreter's."""
     rng = np.random.default_rng(7)
     scales = (0.05, 0, 0.02, 1e-5, 0.001, 0.5, 0)
     model = int_svdf_model(rng, 2, 6, 3, 2, 3, scales=scales)
-    check_stateful(model, int8_runs(rng, (2, 6), 4), "QSvdfLayer", exact, varied=False)
+    check_int_stateful(model, int8_runs(rng, (2, 6), 4), "QSvdfLayer", varied=False,
+                       backends=backend)
 
 
-def test_svdf_int8_refuses_other_activations():
+def test_svdf_int8_refuses_other_activations(backend):
     """TFLite's integer SVDF fails on any activation but RELU; so does onert_py, at compile."""
     model = int_svdf_model(np.random.default_rng(0), 1, 3, 2, 1, 2, act="NONE")
     with pytest.raises(Exception, match="(?i)relu"):
         rnn_harness.tflite_runs(model, int8_runs(np.random.default_rng(1), (1, 3), 1))
     with pytest.raises(Exception, match="RELU"):
-        onert_py.Session(model, backends="cpu")
+        onert_py.Session(model, backends=with_fallback(backend))

@@ -10,8 +10,9 @@ import numpy as np
 import pytest
 
 from onert_py.model_builder import ModelBuilder
-from quant_harness import check_qop, compile_error, conv_filter, conv_input, qdict
-from test_ops_dynamic import check_runs
+from builders.quant import conv_filter, conv_input, qdict
+from op_harness import check_runs
+from quant_harness import check_qop, compile_error
 
 I32 = np.int32
 
@@ -92,10 +93,10 @@ CASES = {
 
 @pytest.mark.parametrize("form", list(FORMS))
 @pytest.mark.parametrize("case", list(CASES))
-def test_transpose_conv(form, case):
+def test_transpose_conv(backend, form, case):
     xs, ws, stride, padding, bias, act, hw = CASES[case]
     model, inputs, _ = tconv_model(form, xs, ws, stride, padding, act, bias, out_hw=hw)
-    check_qop(model, inputs)
+    check_qop(model, inputs, backend)
 
 
 @pytest.mark.parametrize("form", list(FORMS))
@@ -105,43 +106,44 @@ def test_transpose_conv(form, case):
     ((2, 4, 3, 5), (21, 3, 3, 5), (1, 1)),
 ])
 @pytest.mark.parametrize("seed", [0, 1])
-def test_rounding_ties(form, xs, ws, stride, seed):
+def test_rounding_ties(backend, form, xs, ws, stride, seed):
     """Power-of-two multipliers: many accumulators fall exactly halfway between two outputs."""
     model, inputs, _ = tconv_model(form, xs, ws, stride, ties=True, seed=seed)
-    check_qop(model, inputs)
+    check_qop(model, inputs, backend)
 
 
 @pytest.mark.parametrize("form", ["int8", "uint8", "int16"])
-def test_weights_as_input(form):
+def test_weights_as_input(backend, form):
     model, inputs, _ = tconv_model(form, (1, 4, 4, 3), (11, 3, 3, 3), (2, 2), w_input=True)
-    check_qop(model, inputs)
+    check_qop(model, inputs, backend)
 
 
 @pytest.mark.parametrize("form", ["int8", "int16"])
-def test_weight_zero_point_ignored(form):
+def test_weight_zero_point_ignored(backend, form):
     """The int8 and int16 kernels assume symmetric weights: a zero point is ignored."""
     model, inputs, _ = tconv_model(form, (1, 4, 4, 3), (10, 3, 3, 3), (2, 2), w_zp=5)
-    check_qop(model, inputs)
+    check_qop(model, inputs, backend)
 
 
 @pytest.mark.parametrize("form", ["int8", "uint8", "int16"])
-def test_dynamic_output_shape(form):
+def test_dynamic_output_shape(backend, form):
     """output_shape is a graph input: the output is sized at every run."""
     model, inputs, out = tconv_model(form, (1, 4, 4, 2), (9, 3, 3, 2), (2, 2), const_shape=False)
     x = inputs[-1]
     runs = [[np.array([1, 8, 8, 9], I32), x], [np.array([1, 7, 7, 9], I32), x],
             [np.array([1, 8, 8, 9], I32), x]]
-    check_runs(model, runs, "cpu")
+    check_runs(model, runs, backend)
 
 
-def test_refused():
+def test_refused(backend):
     xs, ws = (1, 3, 3, 2), (4, 3, 3, 2)
     # no weight quantization (the interpreter fails in Prepare)
-    assert "no quantization" in compile_error(tconv_model("int8", xs, ws, w_quant=False)[0])
+    model = tconv_model("int8", xs, ws, w_quant=False)[0]
+    assert "no quantization" in compile_error(model, backend)
     # per-channel weights with uint8 (the interpreter accepts them only for int8/int16)
-    msg = compile_error(tconv_model("uint8", xs, ws, per_channel=True)[0])
+    msg = compile_error(tconv_model("uint8", xs, ws, per_channel=True)[0], backend)
     assert "per-tensor" in msg
     # uint8 bias scale far from input scale * weight scale (GetQuantizedConvolutionMultipler)
-    assert "bias scale" in compile_error(tconv_model("uint8", xs, ws, bias_scale=0.5)[0])
+    assert "bias scale" in compile_error(tconv_model("uint8", xs, ws, bias_scale=0.5)[0], backend)
     # int16 with an int32 bias: the interpreter reads it as int64 (garbage)
-    assert "int64" in compile_error(tconv_model("int16", xs, ws, bias_dtype="int32")[0])
+    assert "int64" in compile_error(tconv_model("int16", xs, ws, bias_dtype="int32")[0], backend)

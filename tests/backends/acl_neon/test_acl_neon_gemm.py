@@ -3,18 +3,13 @@ set this CPU has and at 1 and 2 threads, against the TFLite interpreter; odd sha
 tile tails), every fused clamp, and the forms it must leave to cpu."""
 from __future__ import annotations
 
-import os
-import sys
-
 import numpy as np
 import pytest
 
 import onert_py
+from builders.single_op import conv_models
 from onert_py.model_builder import single_op_model
 from oracle import tflite_run
-
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "ops"))
-from test_ops_conv import conv_models  # noqa: E402
 
 native = pytest.importorskip("onert_py.backends.acl_neon.native")
 try:

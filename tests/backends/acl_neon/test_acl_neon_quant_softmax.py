@@ -4,22 +4,18 @@ every ISA level of the native module and with 1 and 2 threads; every model runs 
 alone (the op must be taken, nothing falls back)."""
 from __future__ import annotations
 
-import os
-import sys
-
 import numpy as np
 import pytest
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "ops"))
-
-from onert_py import Session  # noqa: E402
-from oracle import tflite_run  # noqa: E402
-from quant_harness import assert_close_int, qrand, quantized_unary  # noqa: E402
-import test_acl_neon_quant_util as qutil  # noqa: E402
-from test_acl_neon_quant_util import ISAS, check_threads  # noqa: E402
+import neon_harness
+from builders.quant import quantized_unary
+from neon_harness import ISAS, check_threads
+from onert_py import Session
+from oracle import tflite_run
+from quant_harness import assert_close_int, qrand
 
 pytestmark = pytest.mark.skipif(not ISAS, reason="acl_neon's _quant module is not built")
-isa = qutil.isa          # the fixture: each ISA level of the native modules
+isa = neon_harness.isa          # the fixture: each ISA level of the native modules
 
 OUT = {"int8": (1 / 256, -128), "uint8": (1 / 256, 0)}
 

@@ -4,19 +4,14 @@ against a NumPy reference): odd channel counts (vector tails), padding, strides,
 channel multipliers and fused activations."""
 from __future__ import annotations
 
-import os
-import sys
-
 import numpy as np
 import pytest
 
 import onert_py
+from builders.single_op import conv_models, conv_out
 from onert_py.model_builder import ModelBuilder, single_op_model
-from op_harness import assert_outputs, backend_or_skip, conv_out, rand
+from op_harness import assert_outputs, backend_or_skip, rand, session_internals
 from oracle import tflite_run
-
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "ops"))
-from test_ops_conv import conv_models  # noqa: E402
 
 backend_or_skip("acl_neon")
 from onert_py.backends.acl_neon import native  # noqa: E402
@@ -30,7 +25,7 @@ TOL = {"rtol": 1e-4, "atol": 1e-5}
 def neon_session(model: bytes, threads: int) -> onert_py.Session:
     """A session on acl_neon (cpu behind it) that must have given the model's op to acl_neon."""
     s = onert_py.Session(model, backends=["acl_neon", "cpu"], config={"num_threads": threads})
-    ran = set(s._compiled.lowered.op_backend.values())
+    ran = s.placement().used_backends
     assert "acl_neon" in ran, f"acl_neon refused the op (ran on {sorted(ran)})"
     return s
 
@@ -202,8 +197,8 @@ def test_unsupported_forms_fall_back_to_cpu():
                          fused_activation_function="TANH")
     for model, cls, why in ((pool, Pool2DLayer, "L2_POOL_2D"), (l2, L2NormalizationLayer, "TANH")):
         s = onert_py.Session(model, backends=["acl_neon", "cpu"])
-        g = s._compiled.lowered.graph
+        g = session_internals(s).compiled.lowered.graph     # the IR op supports() takes
         op = next(o for o in g.operations.values() if o.type in ("Pool2D", "L2Normalization"))
         ok, reason = cls.supports(op, g)
         assert not ok and why in reason
-        assert s._compiled.lowered.op_backend[op.index] == "cpu"
+        assert s.placement().backend_of(op.index) == "cpu"

@@ -5,17 +5,14 @@ reference mean (every other axis set, keep_dims false), scales equal and differe
 points shifted; exact rounding ties; forms acl_cl refuses fall back to cpu with a reason."""
 from __future__ import annotations
 
-import os
-import sys
-
 import numpy as np
 import pytest
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "ops"))
-import onert_py  # noqa: E402
-from onert_py.model_builder import single_op_model  # noqa: E402
-from quant_harness import check_qop, qrand, qspec  # noqa: E402
-import test_q_pool_reduce as qpool  # noqa: E402
+import onert_py
+from builders import qpool
+from builders.quant import qspec
+from onert_py.model_builder import single_op_model
+from quant_harness import check_qop, qrand
 
 pytestmark = pytest.mark.usefixtures("cl_ready")   # skip where no OpenCL device builds
 
@@ -23,7 +20,7 @@ pytestmark = pytest.mark.usefixtures("cl_ready")   # skip where no OpenCL device
 def placed(model, backends="acl_cl;cpu") -> set:
     """The backends of the model's own ops (not the builtin I/O permutes)."""
     with onert_py.Session(model, backends=backends) as s:
-        return set(s._compiled.lowered.op_backend.values()) - {"builtin"}
+        return s.placement().used_backends - {"builtin"}
 
 
 def check_on_cl(model, xs):
@@ -95,11 +92,10 @@ def test_mobilenet_v2_int8_on_acl_cl_alone():
     the interpreter exactly."""
     from oracle import tflite_run
     from quant_harness import assert_close_int
-    from test_quantized_models import quantized_inputs
-    from test_real_models import model_path
+    from builders.shared_models import model_path, quantized_inputs
     path = model_path("mobilenet_v2_int8")     # skips when ../shared/models is absent
     sess = onert_py.Session(path, backends="acl_cl")
-    assert set(sess._compiled.lowered.op_backend.values()) <= {"acl_cl", "builtin"}
+    assert sess.placement().used_backends <= {"acl_cl", "builtin"}
     inputs = quantized_inputs(sess, 0)
     expected = tflite_run(path, inputs)
     for got, e in zip(sess.run(inputs), expected):

@@ -17,8 +17,7 @@ from onert_py.core.compiler.backend_manager import manager
 from onert_py.errors import BackendNotAvailableError, CompileError
 from onert_py.model_builder import single_op_model
 from oracle import tflite_run
-
-MODELS = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "models")
+from paths import MODELS_DIR as MODELS
 
 
 def _cl_or_skip():

@@ -12,7 +12,7 @@ from onert_py.errors import ExecutionError
 from onert_py.model_builder import single_op_model
 from op_harness import assert_outputs, backend_or_skip, rand
 from oracle import tflite_run
-from quant_harness import qspec
+from builders.quant import qspec
 
 I32 = np.int32
 backend_or_skip("acl_neon")
@@ -28,9 +28,7 @@ def session(model: bytes, threads: int) -> onert_py.Session:
 
 def placement(s: onert_py.Session) -> dict[str, str]:
     """op type -> backend, for the model's (non-Permute) ops."""
-    lowered = s._compiled.lowered
-    return {lowered.graph.operations[i].type: b for i, b in lowered.op_backend.items()
-            if lowered.graph.operations[i].type != "Permute"}
+    return {op.type: op.backend for op in s.placement().ops}
 
 
 def check(model: bytes, inputs: list, threads: int, on: str = "acl_neon") -> None:

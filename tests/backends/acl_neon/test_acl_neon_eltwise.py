@@ -10,7 +10,8 @@ import pytest
 
 import onert_py
 from onert_py.model_builder import single_op_model
-from op_harness import ACCUMULATE, ELEMENTWISE, assert_outputs, binary_model, rand, unary_model
+from builders.single_op import binary_model, unary_model
+from op_harness import ACCUMULATE, ELEMENTWISE, assert_outputs, rand
 from oracle import tflite_run
 
 native = pytest.importorskip("onert_py.backends.acl_neon.native")

@@ -14,9 +14,8 @@ from onert_py.backends.acl_cl.backend import ClConfig
 from onert_py.errors import ExecutionError
 from onert_py.model_builder import single_op_model
 from oracle import tflite_run
-
-ROOT = os.path.join(os.path.dirname(__file__), "..")
-MODELS = os.path.join(ROOT, "..", "shared", "models")
+from paths import MODELS_DIR as MODELS
+from paths import TOOLS
 
 
 def _mul_relu():
@@ -72,7 +71,7 @@ def test_gather_index_out_of_range_fails_the_run(cl_ready):
 
 def _opencl_check():
     spec = importlib.util.spec_from_file_location(
-        "opencl_check", os.path.join(ROOT, "tools", "opencl_check.py"))
+        "opencl_check", os.path.join(TOOLS, "opencl_check.py"))
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod
@@ -113,7 +112,7 @@ def test_models_on_acl_cl_and_mixed(cl_ready, name, backends, config):
         rng = np.random.default_rng(0)
         x = [rng.random(t.shape).astype(t.dtype) for t in s.inputs]
         got = s.run(x)
-        placed = set(s._compiled.lowered.op_backend.values())
+        placed = s.placement().used_backends
     assert "acl_cl" in placed
     if backends == "acl_cl":
         assert "cpu" not in placed

@@ -14,9 +14,10 @@ import pytest
 import onert_py
 from onert_py.model_builder import single_op_model
 
-from op_harness import backend_or_skip
+from op_harness import backend_or_skip, session_internals
+from paths import REPO_ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(REPO_ROOT)
 RESHAPE = single_op_model("RESHAPE", [("x", (2, 3, 4), "float32")], [("y", (6, 4), "float32")],
                           options={"new_shape": [6, 4]})
 
@@ -53,7 +54,7 @@ def test_isa_levels(native):
 def test_threads_from_config(native, threads):
     config = {} if threads is None else {"num_threads": threads}
     with onert_py.Session(RESHAPE, backends="acl_neon", config=config) as sess:
-        ctx = sess._compiled.contexts["acl_neon"]
+        ctx = session_internals(sess).compiled.contexts["acl_neon"]
         assert ctx.threads == (threads or native.hardware_threads())
 
 
@@ -125,7 +126,7 @@ def test_blas_single_threaded_beside_openmp(native):
     """acl_neon (OpenMP) sharing a session with cpu: cpu's BLAS runs one thread (two pools
     spinning on the same cores made mixed models several times slower); a cpu-only session
     gets its num_threads back, a session without num_threads the library default."""
-    from ops.test_ops_unary import unary_model
+    from builders.single_op import unary_model
     from onert_py.model_builder import ModelBuilder
     if os.cpu_count() < 2:
         pytest.skip("one core: nothing to limit")

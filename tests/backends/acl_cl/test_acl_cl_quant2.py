@@ -4,25 +4,15 @@ builders of tests/ops/test_q_*.py; every op must be placed on acl_cl (the sessio
 acl_cl alone). int16 forms and parameters acl_cl refuses fall back to cpu with a reason."""
 from __future__ import annotations
 
-import os
-import sys
-
 import numpy as np
 import pytest
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "ops"))
-import onert_py  # noqa: E402
-from quant_harness import QTYPES, check_qop, qrand, qspec  # noqa: E402
-import test_q_binary as qb  # noqa: E402
-import test_q_conv as qconv  # noqa: E402
-import test_q_data_movement as qmove  # noqa: E402
-import test_q_mul as qmul  # noqa: E402
-import test_q_pool_reduce as qpool  # noqa: E402
-import test_q_softmax as qsoft  # noqa: E402
-
-
-MOBILENET = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "models",
-                         "mobilenet_v2_int8.tflite")
+import onert_py
+from builders import qadd as qb
+from builders import qconv, qmove, qmul, qpool
+from builders.quant import QTYPES, all_pairs, qspec, quantized_unary, softmax_model
+from onert_py.model_builder import single_op_model
+from quant_harness import check_qop, qrand
 
 
 pytestmark = pytest.mark.usefixtures("cl_ready")   # skip where no OpenCL device builds
@@ -31,7 +21,7 @@ pytestmark = pytest.mark.usefixtures("cl_ready")   # skip where no OpenCL device
 def placed(model) -> set:
     """The backends of the model's own ops (not the builtin I/O permutes)."""
     with onert_py.Session(model, backends="acl_cl;cpu") as s:
-        return set(s._compiled.lowered.op_backend.values()) - {"builtin"}
+        return s.placement().used_backends - {"builtin"}
 
 
 def check_on_cl(model, xs):
@@ -58,7 +48,7 @@ def test_q_concat(dtype, axis):
     shapes = [(2, 3), (1, 3), (4, 3)] if axis == 0 else [(2, 3), (2, 1), (2, 4)]
     ins = [qspec(f"x{i}", s, dtype, scale, zp) for i, s in enumerate(shapes)]
     out = qspec("y", (7, 3) if axis == 0 else (2, 8), dtype, scale, zp)
-    model = qmove.single_op_model("CONCATENATION", ins, [out], axis=axis)
+    model = single_op_model("CONCATENATION", ins, [out], axis=axis)
     rng = np.random.default_rng(3)
     check_on_cl(model, [qrand(rng, s, dtype) for s in shapes])
 
@@ -133,7 +123,7 @@ def test_q_conv_int16_stays_on_cpu():
 @pytest.mark.parametrize("op,dtype", qb.OPS_DTYPES)
 @pytest.mark.parametrize("params", ["ties", "wide"])
 def test_q_addsub_all_pairs(op, dtype, params):
-    a, b = qb.all_pairs(dtype)
+    a, b = all_pairs(dtype)
     n = a.size - 5          # a scalar tail after the vector loop
     qa, qbb, qo = qb.qp(dtype, params)
     check_on_cl(qb.binary_model(op, (n,), (n,), dtype, qa, qbb, qo), [a[:n], b[:n]])
@@ -181,19 +171,19 @@ def test_q_softmax_every_value(dtype, si, beta):
     info = np.iinfo(dtype)
     x = np.arange(info.min, info.max + 1).astype(dtype)
     x = np.stack([x, x[::-1], np.roll(x, 77)])
-    check_on_cl(qsoft.model(dtype, x.shape, (si, 3), beta=beta), [x])
+    check_on_cl(softmax_model(dtype, x.shape, (si, 3), beta=beta), [x])
 
 
 @pytest.mark.parametrize("dtype", ["int8", "uint8"])
 @pytest.mark.parametrize("shape", [(7,), (2, 3, 5), (2, 2, 3, 33)])
 def test_q_softmax_ranks(dtype, shape):
     x = qrand(np.random.default_rng(len(shape)), shape, dtype)
-    check_on_cl(qsoft.model(dtype, shape, (0.1, 7), beta=1.3), [x])
+    check_on_cl(softmax_model(dtype, shape, (0.1, 7), beta=1.3), [x])
 
 
 def test_q_softmax_uint8_free_output():
     x = qrand(np.random.default_rng(5), (4, 9), "uint8")
-    check_on_cl(qsoft.model("uint8", x.shape, (0.07, 120), (0.02, 128)), [x])
+    check_on_cl(softmax_model("uint8", x.shape, (0.07, 120), (0.02, 128)), [x])
 
 
 def test_mobilenet_v2_int8_on_acl_cl():
@@ -202,13 +192,10 @@ def test_mobilenet_v2_int8_on_acl_cl():
     PoCL's CPU device)."""
     from oracle import tflite_run
     from quant_harness import assert_close_int
-    from test_quantized_models import quantized_inputs
-    from test_real_models import model_path
+    from builders.shared_models import model_path, quantized_inputs
     path = model_path("mobilenet_v2_int8")     # skips when ../shared/models is absent
     sess = onert_py.Session(path, backends="acl_cl;cpu")
-    placed = sess._compiled.lowered.op_backend
-    g = sess._compiled.lowered.graph
-    on_cl = {g.operations[i].type for i, b in placed.items() if b == "acl_cl"}
+    on_cl = {op.type for op in sess.placement().ops_on("acl_cl")}
     assert {"Conv2D", "DepthwiseConv2D", "BinaryArithmetic"} <= on_cl, on_cl
     inputs = quantized_inputs(sess, 0)
     expected = tflite_run(path, inputs)
@@ -219,7 +206,7 @@ def test_mobilenet_v2_int8_on_acl_cl():
 @pytest.mark.parametrize("dtype", ["int8", "uint8"])
 def test_q_softmax_int16_output(dtype):
     x = qrand(np.random.default_rng(9), (3, 21), dtype)
-    model = qsoft.quantized_unary("SOFTMAX", x.shape, (dtype, 0.06, 5), ("int16", 1 / 32768, 0))
+    model = quantized_unary("SOFTMAX", x.shape, (dtype, 0.06, 5), ("int16", 1 / 32768, 0))
     check_on_cl(model, [x])
 
 
@@ -237,7 +224,7 @@ def test_q_conv_deep_sums_stay_exact():
     channels whose running sum climbs to 630 * 127 * 255 > 2^24 and back to 0 (635 * -126 *
     255), one float32 sum of the whole row is off by 110; the output steps every 2 units."""
     from onert_py.model_builder import ModelBuilder
-    from quant_harness import qdict
+    from builders.quant import qdict
     rng = np.random.default_rng(11)
     xs, cout, up, down, tail = (1, 3, 5, 1285), 9, 630, 635, 20
     x = np.empty(xs, np.uint8)

@@ -4,23 +4,18 @@ whose op acl_neon did not take is skipped by op_harness), at every instruction-s
 with 1 and 2 threads."""
 from __future__ import annotations
 
-import os
-import sys
-
 import numpy as np
 import pytest
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "ops"))
-
-from onert_py import Session  # noqa: E402
-from oracle import tflite_run  # noqa: E402
-from quant_harness import assert_close_int, check_qop  # noqa: E402
-from test_q_conv import CONV, DEPTHWISE, qconv_model  # noqa: E402
-import test_acl_neon_quant_util as qutil  # noqa: E402
-from test_acl_neon_quant_util import ISAS, check_threads  # noqa: E402
+import neon_harness
+from builders.qconv import CONV, DEPTHWISE, qconv_model
+from neon_harness import ISAS, check_threads
+from onert_py import Session
+from oracle import tflite_run
+from quant_harness import assert_close_int, check_qop
 
 pytestmark = pytest.mark.skipif(not ISAS, reason="acl_neon's _quant module is not built")
-isa = qutil.isa          # the fixture: each ISA level of the native modules
+isa = neon_harness.isa          # the fixture: each ISA level of the native modules
 FORMS8 = ["int8", "int8pt", "uint8"]
 
 
@@ -73,13 +68,10 @@ def test_conv_large_each_isa(isa, form):
 def test_mobilenet_v2_int8_bit_exact():
     """The shared MobileNetV2 int8 model on acl_neon (cpu behind it) equals the interpreter's
     builtin kernels exactly, and acl_neon runs its convolutions, ADDs and pooling."""
-    from test_quantized_models import quantized_inputs
-    from test_real_models import model_path
+    from builders.shared_models import model_path, quantized_inputs
     path = model_path("mobilenet_v2_int8")     # skips when ../shared/models is absent
     sess = Session(path, backends="acl_neon;cpu", config={"num_threads": 2})
-    placed = sess._compiled.lowered.op_backend
-    g = sess._compiled.lowered.graph
-    neon = {g.operations[i].type for i, b in placed.items() if b == "acl_neon"}
+    neon = {op.type for op in sess.placement().ops_on("acl_neon")}
     assert {"Conv2D", "DepthwiseConv2D", "BinaryArithmetic"} <= neon, neon
     for seed in range(2):
         inputs = quantized_inputs(sess, seed)

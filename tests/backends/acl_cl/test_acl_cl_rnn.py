@@ -4,19 +4,14 @@ device buffers of their own) carries over from run to run, and Session.reset_sta
 first answer back. Each model runs on acl_cl alone, so the op cannot fall back to cpu."""
 from __future__ import annotations
 
-import os
-import sys
-
 import numpy as np
 import pytest
 
 import onert_py
+import rnn_harness
+from builders.rnn import VARIANTS, Lstm, rnn_model, rnn_weights, seq_rnn_model
 from onert_py.model_builder import ModelBuilder
 from op_harness import ACCUMULATE
-
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "ops"))
-import rnn_harness  # noqa: E402
-from test_ops_rnn import VARIANTS, Lstm, rnn_weights  # noqa: E402
 
 
 def run_all(model: bytes, runs) -> list[list[np.ndarray]]:
@@ -79,13 +74,13 @@ def test_lstm_single_step(cl_ready, rng, variant):
 
 @pytest.mark.parametrize("act", ["TANH", "RELU", "NONE", "RELU_N1_TO_1"])
 def test_rnn(cl_ready, rng, act):
-    check_runs(rnn_harness.rnn_model(rng, rnn_weights, act), rnn_harness.seq_runs(rng, (2, 3), 3))
+    check_runs(rnn_model(rng, rnn_weights, act), rnn_harness.seq_runs(rng, (2, 3), 3))
 
 
 @pytest.mark.parametrize("time_major", [False, True])
 def test_sequence_rnn(cl_ready, rng, time_major):
     shape = (3, 2, 4)          # an odd number of steps: the state ends in the ping-pong buffer
-    model = rnn_harness.seq_rnn_model(rng, rnn_weights, shape, time_major, "TANH")
+    model = seq_rnn_model(rng, rnn_weights, shape, time_major, "TANH")
     check_runs(model, rnn_harness.seq_runs(rng, shape, 2))
 
 
@@ -110,7 +105,7 @@ def test_per_step_launches(cl_ready, rng, monkeypatch, variant):
     monkeypatch.setattr(ClRecurrent, "max_group", 0)
     shape = (3, 2, 4)
     if variant == "rnn":
-        model = rnn_harness.seq_rnn_model(rng, rnn_weights, shape, True, "TANH")
+        model = seq_rnn_model(rng, rnn_weights, shape, True, "TANH")
     else:
         model = Lstm(rng, 4, 5, **VARIANTS[variant]).sequence(
             shape, time_major=True, fused_activation_function="TANH")

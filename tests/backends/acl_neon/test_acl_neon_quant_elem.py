@@ -4,22 +4,18 @@ every model runs on acl_neon alone (no cpu fallback: the op must be taken) with 
 threads."""
 from __future__ import annotations
 
-import os
-import sys
-
 import numpy as np
 import pytest
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "ops"))
-
-from quant_harness import qrand, quantized_unary  # noqa: E402
-from test_q_binary import SHAPES, all_pairs, binary_model  # noqa: E402
-from test_q_binary import qp as add_qp  # noqa: E402
-from test_q_fc import GRID, REALS, fc_model, make_case  # noqa: E402
-from test_q_mul import mul_model  # noqa: E402
-from test_q_mul import qp as mul_qp  # noqa: E402
-from test_q_pool_reduce import POOL_CASES, pool_model  # noqa: E402
-from test_acl_neon_quant_util import ISAS, check_threads  # noqa: E402
+from builders.qadd import SHAPES, binary_model
+from builders.qadd import qp as add_qp
+from builders.qfc import GRID, REALS, fc_model, make_case
+from builders.qmul import mul_model
+from builders.qmul import qp as mul_qp
+from builders.qpool import POOL_CASES, pool_model
+from builders.quant import all_pairs, quantized_unary
+from neon_harness import ISAS, check_threads
+from quant_harness import qrand
 
 pytestmark = pytest.mark.skipif(not ISAS, reason="acl_neon's _quant module is not built")
 

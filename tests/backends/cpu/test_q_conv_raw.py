@@ -8,8 +8,9 @@ import numpy as np
 import pytest
 
 import onert_py
+from builders.qconv import FORMS, qconv_model
+from op_harness import kernels
 from quant_harness import check_qop
-from test_q_conv import FORMS, qconv_model
 
 EXTRA = {
     "int8_zp_min": ("int8", 0.04, -128, True),
@@ -36,8 +37,8 @@ def forms(monkeypatch):
 def conv_kernels(model: bytes) -> tuple:
     """(the session, kept alive: closing it releases its kernels' state; its conv kernels)"""
     s = onert_py.Session(model, backends="cpu")
-    return s, [st.kernel for st in s._compiled.executor.steps
-            if type(st.kernel).__name__ in ("QConv2DLayer", "QDepthwiseConv2DLayer")]
+    return s, [k for k in kernels(s)
+               if type(k).__name__ in ("QConv2DLayer", "QDepthwiseConv2DLayer")]
 
 
 @pytest.mark.parametrize("form", list(EXTRA))

@@ -4,26 +4,23 @@ the interpreter, bit-exact, at every ISA level of the native module and with 1 a
 every model runs on acl_neon alone (the op must be taken)."""
 from __future__ import annotations
 
-import os
-import sys
-
 import numpy as np
 import pytest
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "ops"))
-
-from onert_py import Session  # noqa: E402
-from onert_py.core.loader.flatbuffer_loader import load_flatbuffer  # noqa: E402
-from quant_harness import qrand  # noqa: E402
-from test_q_binary import QPARAMS, all_pairs, binary_model  # noqa: E402
-from test_q_binary import qp as add_qp  # noqa: E402
-from test_q_matmul import A_SCALE, B_SCALE, SHAPES, bmm_model, case, out_shape  # noqa: E402
-from test_q_pool_reduce import RATIOS, reduce_model  # noqa: E402
-import test_acl_neon_quant_util as qutil  # noqa: E402
-from test_acl_neon_quant_util import ISAS, check_threads  # noqa: E402
+import neon_harness
+from builders.qadd import QPARAMS, binary_model
+from builders.qadd import qp as add_qp
+from builders.qmatmul import A_SCALE, B_SCALE, SHAPES, bmm_model, case, out_shape
+from builders.qpool import RATIOS, reduce_model
+from builders.quant import all_pairs
+from neon_harness import ISAS, check_threads
+from op_harness import kernels
+from onert_py import Session
+from onert_py.core.loader.flatbuffer_loader import load_flatbuffer
+from quant_harness import qrand
 
 pytestmark = pytest.mark.skipif(not ISAS, reason="acl_neon's _quant module is not built")
-isa = qutil.isa          # the fixture: each ISA level of the native modules
+isa = neon_harness.isa          # the fixture: each ISA level of the native modules
 
 
 @pytest.mark.parametrize("op,dtype", [("ADD", "int8"), ("ADD", "uint8"), ("SUB", "int8"),
@@ -110,5 +107,5 @@ def test_batch_matmul_int8_each_isa(isa, mult):
     model, inputs = _bmm("bcast4d", mult, False, (3, -2, 5), seed=3)
     check_threads(model, inputs)
     sess = Session(model, backends="acl_neon")
-    kernels = [st.kernel for st in sess._compiled.executor._live]
-    assert any(type(k).__name__ == "QBatchMatMulLayer" and k.native is not None for k in kernels)
+    assert any(type(k).__name__ == "QBatchMatMulLayer" and k.native is not None
+               for k in kernels(sess))

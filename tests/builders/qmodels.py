@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from onert_py.model_builder import ModelBuilder
-from quant_harness import qdict
+from builders.quant import qdict
 
 U8 = "uint8"
 

@@ -1,5 +1,5 @@
-"""Helpers shared by the acl_neon quantized kernel tests (tests/test_acl_neon_quant*.py; no tests
-here): the ISA levels to run at, the `isa` fixture and the bit-exact comparison with the
+"""Helpers shared by the acl_neon quantized kernel tests (test_acl_neon_quant*.py beside it; no
+tests here): the ISA levels to run at, the `isa` fixture and the bit-exact comparison with the
 interpreter at 1 and 2 threads."""
 from __future__ import annotations
 

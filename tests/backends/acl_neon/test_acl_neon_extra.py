@@ -14,9 +14,8 @@ import onert_py
 from onert_py.backends.acl_neon import native
 from onert_py.model_builder import ModelBuilder
 from op_harness import ACCUMULATE, assert_outputs, backend_or_skip
+from paths import MODELS_DIR
 from rnn_harness import kernel_names, seq_runs, tflite_runs
-
-MODELS_DIR = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "models")
 
 
 @pytest.fixture(scope="module", autouse=True)

@@ -4,22 +4,18 @@ carry the output's parameters (copied), several axes and odd sizes, at every ISA
 native modules and with 1 and 2 threads; every model runs on acl_neon alone."""
 from __future__ import annotations
 
-import os
-import sys
-
 import numpy as np
 import pytest
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "ops"))
-
-from onert_py.model_builder import single_op_model  # noqa: E402
-from quant_harness import qrand, qspec  # noqa: E402
-import test_acl_neon_quant_util as qutil  # noqa: E402
-from test_acl_neon_quant_util import check_threads, neon_isas  # noqa: E402
+import neon_harness
+from builders.quant import qspec
+from neon_harness import check_threads, neon_isas
+from onert_py.model_builder import single_op_model
+from quant_harness import qrand
 
 pytestmark = pytest.mark.skipif(not neon_isas("quant", "movement"),
                                 reason="acl_neon's native modules are not built")
-isa = qutil.isa          # the fixture: each ISA level of the native modules
+isa = neon_harness.isa          # the fixture: each ISA level of the native modules
 
 
 def concat_model(shapes, axis, dtype, qins, qout):
