@@ -279,7 +279,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             sections += [report.latency_table(t, results["latency"][str(t)], py_keys), ""]
 
     if modes["session"] and models:
-        from benchlib.extras import session_times
+        from benchlib.overhead import session_times
 
         log("[session time]")
         st_keys = [k for k in keys if k != ONERT]
@@ -293,7 +293,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         sections += [report.memory_table(results["peak_memory"], keys, min(threads)), ""]
 
     if modes["overhead"]:
-        from benchlib.extras import per_op_overhead
+        from benchlib.overhead import per_op_overhead
 
         log("[per-op overhead]")
         results["per_op_overhead"] = per_op_overhead(keys, min(threads), probe=probes.reason)

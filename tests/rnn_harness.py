@@ -31,8 +31,9 @@ def tflite_runs(model: bytes, runs: list[list[np.ndarray]]) -> list[list[np.ndar
 
 
 def kernel_names(session) -> set[str]:
-    """The class names of a session's kernels, control-flow children's included (found by
-    walking the attributes of its compiler and compiled subgraph)."""
+    """`<backend>.<class name>` of a session's kernels, control-flow children's included (found
+    by walking the attributes of its compiler and compiled subgraph). Kernel classes have the
+    same names in every backend (LstmLayer), so the backend tells them apart."""
     from onert_py.core.backend import Kernel
     seen, found, todo = set(), set(), [session_internals(session)]
     while todo:
@@ -41,7 +42,7 @@ def kernel_names(session) -> set[str]:
             continue
         seen.add(id(obj))
         if isinstance(obj, Kernel):
-            found.add(type(obj).__name__)
+            found.add(f"{getattr(type(obj), 'backend_id', '?')}.{type(obj).__name__}")
         elif isinstance(obj, dict):
             todo.extend(obj.values())
         elif isinstance(obj, (list, tuple, set)):
@@ -59,9 +60,9 @@ def check_stateful(model: bytes, runs: list[list[np.ndarray]], compare: Compare,
     backend gets cpu behind it, skipped when it runs none of the ops) match `expected`
     (default: the interpreter's consecutive invocations) by `compare`; after a reset, run 1
     again does. `picked(kernel names)`, when given, must hold for the session's kernels where cpu
-    runs the model (the names are cpu's kernel classes); with `distinct`, the expected answers
-    of runs 1 and 2 must differ (else the runs do not tell state apart). Returns the expected
-    outputs."""
+    runs the model (kernel_names: "cpu.<class>" for cpu's kernels); with `distinct`, the
+    expected answers of runs 1 and 2 must differ (else the runs do not tell state apart).
+    Returns the expected outputs."""
     if expected is None:
         expected = tflite_runs(model, runs)
     session = open_session(model, backends)
@@ -97,7 +98,7 @@ def check_int_stateful(model: bytes, runs: list[list[np.ndarray]], kernel: str,
     def exact(got: list, expected: list, label: str) -> None:
         for g, e in zip(got, expected):
             assert_close_int(g, e, 0, label)
-    expected = check_stateful(model, runs, exact, picked=lambda names: kernel in names,
+    expected = check_stateful(model, runs, exact, picked=lambda names: f"cpu.{kernel}" in names,
                               distinct=False, backends=backends)
     if varied:
         outs = np.concatenate([e[0].ravel() for e in expected]).astype(np.int64)

@@ -15,39 +15,11 @@ and ops/quant_pool2d.py.
 """
 from __future__ import annotations
 
-from typing import NamedTuple
-
-from .base import OpKernel, clamp_activation, conv_padding
+from .base import OpKernel, clamp_activation
 from .quant_base import QuantOpKernel
+from .window import PoolGeometry, pool_geometry  # noqa: F401  (the pooling window)
 
 QUANTIZED_KINDS = ("AVERAGE_POOL_2D", "MAX_POOL_2D")    # the sub-types with quantized kernels
-
-
-class PoolGeometry(NamedTuple):
-    n: int
-    h: int
-    w: int
-    c: int
-    oh: int
-    ow: int
-    kh: int
-    kw: int
-    sh: int
-    sw: int
-    pt: int      # padding: top, bottom, left, right
-    pb: int
-    pl: int
-    pr: int
-
-
-def pool_geometry(params, x_shape, y_shape) -> PoolGeometry:
-    """The window of a 2-D NHWC pooling: input `x_shape`, output `y_shape`, the params' filter
-    size, strides and SAME/VALID padding."""
-    n, h, w, c = (int(v) for v in x_shape)
-    oh, ow = int(y_shape[1]), int(y_shape[2])
-    kh, kw, sh, sw = params.filter_height, params.filter_width, params.stride_h, params.stride_w
-    pt, pb, pl, pr = conv_padding(params.padding, h, w, kh, kw, sh, sw, 1, 1, oh, ow)
-    return PoolGeometry(n, h, w, c, oh, ow, kh, kw, sh, sw, pt, pb, pl, pr)
 
 
 class Pool2DBase(OpKernel):

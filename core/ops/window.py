@@ -39,3 +39,33 @@ def conv_geometry(params, xs, k_hw, ys, dilated: bool = True) -> ConvGeometry:
 
 
 __all__ = ["ConvGeometry", "conv_geometry"]
+
+
+class PoolGeometry(NamedTuple):
+    """A pooling window: ConvGeometry's fields without dilations (1), with all four paddings
+    (the host kernels pad both sides; the native convolution plans take ConvGeometry's 14)."""
+
+    n: int
+    h: int
+    w: int
+    c: int
+    oh: int
+    ow: int
+    kh: int
+    kw: int
+    sh: int
+    sw: int
+    pt: int      # padding: top, bottom, left, right
+    pb: int
+    pl: int
+    pr: int
+
+
+def pool_geometry(params, x_shape, y_shape) -> PoolGeometry:
+    """The window of a 2-D NHWC pooling: input `x_shape`, output `y_shape`, the params' filter
+    size, strides and SAME/VALID padding."""
+    n, h, w, c = (int(v) for v in x_shape)
+    oh, ow = int(y_shape[1]), int(y_shape[2])
+    kh, kw, sh, sw = params.filter_height, params.filter_width, params.stride_h, params.stride_w
+    pt, pb, pl, pr = conv_padding(params.padding, h, w, kh, kw, sh, sw, 1, 1, oh, ow)
+    return PoolGeometry(n, h, w, c, oh, ow, kh, kw, sh, sw, pt, pb, pl, pr)

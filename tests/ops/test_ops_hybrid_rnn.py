@@ -34,7 +34,7 @@ TOL = {"rtol": 1e-4, "atol": 2e-4}
 def check_stateful(model: bytes, runs, backend: str, expected=None) -> None:
     rnn_harness.check_stateful(
         model, runs, lambda got, exp, label: assert_outputs(got, exp, **TOL, label=label),
-        expected=expected, picked=lambda names: any(k.startswith("Hybrid") for k in names),
+        expected=expected, picked=lambda names: any(k.startswith("cpu.Hybrid") for k in names),
         backends=backend)
 
 

@@ -23,7 +23,7 @@ from op_harness import ACCUMULATE, assert_outputs
 def check_stateful(model: bytes, runs, backend: str) -> None:
     rnn_harness.check_stateful(
         model, runs, lambda got, exp, label: assert_outputs(got, exp, **ACCUMULATE, label=label),
-        picked=lambda names: "HybridSvdfLayer" in names, distinct=False, backends=backend)
+        picked=lambda names: "cpu.HybridSvdfLayer" in names, distinct=False, backends=backend)
 
 
 def qweights(mb, rng, name, shape, scale):

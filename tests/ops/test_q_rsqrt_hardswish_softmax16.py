@@ -1,6 +1,6 @@
 """Quantized RSQRT int8, HARD_SWISH (int8, uint8) and int16 SOFTMAX against the interpreter,
 bit-exact: every 8-bit input value (and dense int16 sweeps) in one tensor, and the parameters
-the interpreter refuses. (int16 TANH / LOGISTIC and LOG_SOFTMAX: test_q_lut3.py.)"""
+the interpreter refuses. (int16 TANH / LOGISTIC and LOG_SOFTMAX: test_q_logsoftmax_tanh16.py.)"""
 from __future__ import annotations
 
 import numpy as np

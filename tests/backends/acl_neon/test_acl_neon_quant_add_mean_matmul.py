@@ -1,5 +1,5 @@
 """acl_neon's direct 8-bit ADD/SUB (same shapes: csrc/quant/qadd.h), MEAN (qmean.h) and int8
-BATCH_MATMUL (exact float32 GEMM, native requantization: ops/quant_matmul.py) against
+BATCH_MATMUL (exact float32 GEMM, native requantization: ops/batch_matmul.py) against
 the interpreter, bit-exact, at every ISA level of the native module and with 1 and 2 threads;
 every model runs on acl_neon alone (the op must be taken)."""
 from __future__ import annotations
@@ -107,5 +107,5 @@ def test_batch_matmul_int8_each_isa(isa, mult):
     model, inputs = _bmm("bcast4d", mult, False, (3, -2, 5), seed=3)
     check_threads(model, inputs)
     sess = Session(model, backends="acl_neon")
-    assert any(type(k).__name__ == "QBatchMatMulLayer" and k.native is not None
-               for k in kernels(sess))
+    assert any(k.backend_id == "acl_neon" and type(k).__name__ == "QBatchMatMulLayer"
+               and k.native is not None for k in kernels(sess))

@@ -1,4 +1,5 @@
-"""Extra measurements: session creation time and per-operation overhead."""
+"""Session creation time and per-operation overhead (bench.py --session-time and
+--per-op-overhead)."""
 from __future__ import annotations
 
 import os

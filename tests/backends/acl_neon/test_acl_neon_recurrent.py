@@ -32,7 +32,7 @@ def check_neon(model: bytes, runs, kernel: str, threads: int) -> None:
     expected = tflite_runs(model, runs)
     assert not all(np.allclose(a, b) for a, b in zip(expected[0], expected[1]))
     sess = onert_py.Session(model, backends="acl_neon;cpu", config={"num_threads": threads})
-    assert kernel in kernel_names(sess), sorted(kernel_names(sess))
+    assert f"acl_neon.{kernel}" in kernel_names(sess), sorted(kernel_names(sess))
     levels = native.available_isas()
     try:
         for level in levels:
@@ -163,7 +163,7 @@ def test_lstm_text_fused_on_acl_neon():
     with open(path, "rb") as f:
         model = f.read()
     sess = onert_py.Session(model, backends="acl_neon;cpu")
-    assert "UnidirectionalSequenceLstmLayer" in kernel_names(sess)
+    assert "acl_neon.UnidirectionalSequenceLstmLayer" in kernel_names(sess)
     info = sess.inputs[0]
     rng = np.random.default_rng(1)
     runs = [[rng.integers(0, 32, info.shape).astype(info.dtype)] for _ in range(2)]
