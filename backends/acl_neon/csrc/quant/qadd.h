@@ -1,5 +1,5 @@
 // Quantized 8-bit ADD / SUB of two same-shape tensors with TFLite's exact integer arithmetic
-// (add.cc / sub.cc; see backends/cpu/ops/quant/qbinary.py for the derivation):
+// (add.cc / sub.cc; see core/ops/binary_arithmetic.py for the derivation):
 //   scalar elements (loop tails, SUB): x_i = RDBP(SRDHM((q_i - zp_i) << 20, m_i), -e_i);
 //     y = RDBP(SRDHM(x1 +- x2, mo), -eo) + zpo, clamped to [lo, hi]
 //   vector elements (the first n - n % width of the optimized ADD's flat loop):

@@ -1,5 +1,5 @@
 // Quantized 8-bit MEAN over one contiguous block of axes (input viewed as [outer][count][inner],
-// reduced over `count`), with TFLite's exact integer rescale (backends/cpu/ops/quant/qreduce.py):
+// reduced over `count`), with TFLite's exact integer rescale (core/ops/reduce.py):
 //   hw (optimized Mean4D): acc = sum; the first `vec` channels of each row:
 //     (SRDHM(wrap32(acc << left), m) + ((1 << right) >> 1)) >> right, the rest
 //     MultiplyByQuantizedMultiplier(acc, m, shift); then + offset, clamped to [lo, hi]

@@ -1,5 +1,5 @@
 // Quantized SOFTMAX of 8-bit codes (int8 / uint8 input; int8, uint8 or int16 output) with the
-// interpreter's optimized SoftmaxInt8LUT arithmetic (backends/cpu/ops/quant/qsoftmax.py):
+// interpreter's optimized SoftmaxInt8LUT arithmetic (core/ops/softmax.py):
 //   per row of `depth` codes: m = max byte (int8 codes offset by 0x80), e_j = table[255 - m +
 //   byte_j] (float32, 256 entries), sum = e_0 + e_1 + ... in float32 left to right,
 //   inv = 1 / (sum * out_scale), p_j = e_j * inv (float32, never fused with what follows),

@@ -1,6 +1,6 @@
 // Test-only helpers of the quant C++ tests: scalar references (TFLite's integer arithmetic
 // written directly in int64) and the construction of the native Requant constants, as
-// backends/cpu/ops/quant/qconv.py's ConvRequant builds them. Included by test_quant*.cpp only.
+// core/ops/conv2d.py's ConvRequant builds them. Included by test_quant*.cpp only.
 #pragma once
 
 #include <cstdint>
