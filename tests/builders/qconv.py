@@ -82,7 +82,7 @@ DEPTHWISE = {
     "c4_k5x2_s1x2": ((1, 8, 9, 4), (1, 5, 2, 4), 1, (1, 2), (1, 1), "VALID", "NONE"),
     "c37_k1": ((1, 3, 4, 37), (1, 1, 1, 37), 1, (1, 1), (1, 1), "SAME", "NONE"),
     "c1_m3": ((1, 5, 5, 1), (1, 3, 3, 3), 3, (2, 1), (1, 1), "SAME", "NONE"),
-    # several accumulation bands of output rows (qdw_plan.BAND_BYTES)
+    # several accumulation bands of output rows (depthwise_plan.BAND_BYTES)
     "c64_bands": ((1, 60, 60, 64), (1, 3, 3, 64), 1, (1, 1), (1, 1), "SAME", "RELU6"),
     # phase planes: stride with dilation, stride 3, taps that only ever read padding
     "c8_s2_dil2": ((1, 11, 12, 8), (1, 3, 3, 8), 1, (2, 2), (2, 2), "SAME", "NONE"),

@@ -1,7 +1,7 @@
 """GATHER, GATHER_ND and EMBEDDING_LOOKUP of float tables (parameters, checks and GATHER's
 geometry: core/ops/gather.py). Indices are read in every run; out-of-range indices fail the
 run, as they fail TFLite's invoke. Hybrid EMBEDDING_LOOKUP (int8 tables):
-backends/cpu/ops/hybrid_more.py."""
+backends/cpu/ops/hybrid_embedding_lookup.py."""
 from __future__ import annotations
 
 import numpy as np

@@ -1,4 +1,4 @@
-"""The exact float64 rescale of the 8-bit convolutions (backends/cpu/ops/quant/qconv_f64.py)
+"""The exact float64 rescale of the 8-bit convolutions (backends/cpu/ops/quant/f64_rescale.py)
 against the int64 ConvRequant it replaces, on accumulators at and next to every rounding
 boundary, and its refusal where float64 would not be exact."""
 from __future__ import annotations

@@ -8,7 +8,7 @@
 // hold a = the input zero point's code, so they contribute 0). a.b is exact in int32 while
 // K * 255 * 128 < 2^31 (the Python side refuses larger K).
 //
-// The requantization (`Requant`) is the cpu backend's ConvRequant (qconv.py) in int64:
+// The requantization (`Requant`) is core/ops/conv2d.py's ConvRequant in int64:
 //   t = acc * m[c] + k[c];  if (t < thresh[c]) t -= dfix[c];  y = (t >> s[c]) + zp_add;
 //   y = clamp(y, lo, hi)
 // (thresh = INT64_MIN on channels rounded by the vector path, so only the reference-rounded
