@@ -15,7 +15,7 @@ import numpy as np
 
 from ....core.backend import KernelRegistry
 from ....core.ir import Graph, Operation
-from ....core.ops.quant_base import I8, U8
+from ....core.ops.forms import EIGHT_BIT
 from ....core.ops.window import ConvGeometry, conv_geometry  # noqa: F401  (re-exported)
 from .. import native
 
@@ -23,7 +23,6 @@ kernels = KernelRegistry("acl_neon")
 register = kernels.register
 
 F32 = np.dtype(np.float32)
-EIGHT_BIT = (I8, U8)
 CLAMP_RANGES = {"NONE": (-math.inf, math.inf), "RELU": (0.0, math.inf), "RELU6": (0.0, 6.0),
                 "RELU_N1_TO_1": (-1.0, 1.0)}
 
@@ -40,7 +39,8 @@ def size(shape) -> int:
     return int(np.prod(shape, dtype=np.int64))
 
 
-def float_io(op: Operation, graph: Graph, name: str, const_axis: bool = False) -> tuple[bool, str]:
+def float_io(op: Operation, graph: Graph, name: str,
+             const_axis: bool = False) -> tuple[bool, str]:
     """A non-empty float32 input 0 (and, with `const_axis`, a constant axis input 1): what the
     `eltwise` group's row kernels (Softmax, Reduce, ArgMinMax) take."""
     x = graph.operands[op.inputs[0]]
