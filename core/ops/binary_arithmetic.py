@@ -59,8 +59,9 @@ import numpy as np
 
 from ..quant import qmath, qpairtable
 from ..quant.qbinary_math import (ELEMENTWISE, SCALAR_BROADCAST, common_scale, loop_kinds,
-                                  mul_vector_lanes, rescale_below_one, srdhm_int16,
-                                  vector_input, vector_output)
+                                  mul_vector_lanes, rescale_below_one, vector_input,
+                                  vector_output)
+from ..quant.qfixed import srdhm16
 from ..quant.qlut_math import checked_log2
 from .binary import BINARY_DTYPES, ORDERED, BinaryBase
 from .quant_base import I8, I16, U8, QuantOpKernel
@@ -213,7 +214,7 @@ class QMulBase(qpairtable.TabulatedBinary, QuantOpKernel):
         """The exact arithmetic on raw inputs a, b into out (loop kinds per element or None)."""
         a, b = a.astype(I64), b.astype(I64)
         if self.legacy:
-            r = qmath.rounding_divide_by_pot(srdhm_int16(a, b), 8) + self.zpo
+            r = qmath.rounding_divide_by_pot(srdhm16(a, b), 8) + self.zpo
             qmath.clamp_cast(np.broadcast_to(r, out.shape), self.lo, self.hi, out.dtype, out=out)
             return
         p = np.broadcast_to((a - self.zp1) * (b - self.zp2), out.shape)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from .base import ANY, F32, OpKernel, dtypes
 from .binary import BOOL, F32_I32, INTS
+
 # CAST converts between every plain dtype the interpreter casts (C++ static_cast semantics)
 CASTABLE = dtypes("float32", "float16", "float64", "int8", "uint8", "int16", "uint16", "int32",
                   "uint32", "int64", "bool")

@@ -7,14 +7,15 @@ where follows from `ProcessBroadcastShapes`: same shapes run one flat loop; a "f
 broadcast runs the elementwise loop on every chunk of y4 contiguous elements (y4 > 1) or the
 scalar-broadcast loop on chunks of y3 elements (y4 == 1); any other broadcast runs the
 reference 6-D slow loop, scalar throughout. `loop_kinds` reproduces that split.
-The optimized MUL kernels' vector lanes (`mul_vector_lanes`) and the int16 fixed-point multiply
-of its legacy int16 -> 8-bit path (`srdhm_int16`) are here too.
+The optimized MUL kernels' vector lanes (`mul_vector_lanes`) are here too; the int16 wraps and
+fixed-point multiply are qfixed's (`wrap16`, `srdhm16`).
 """
 from __future__ import annotations
 
 import numpy as np
 
 from . import qmath
+from .qfixed import wrap16
 
 I64 = np.int64
 NON_BROADCAST, FIVEFOLD, GENERIC = "non-broadcast", "fivefold", "generic"
@@ -132,22 +133,9 @@ def vector_output(raw: np.ndarray, multiplier: int, shift: int, offset: int,
     zero), narrowed to int16 without saturation (vmovn), the offset added in int16 (wrapping),
     then saturated to the 8-bit output type (vqmovn / vqmovun); the caller clamps."""
     v = qmath.rounding_divide_by_pot(doubling_high_mul_up(raw, multiplier), -shift)
-    v = wrap_int16(wrap_int16(v) + offset)
+    v = wrap16(wrap16(v) + offset)
     lo, hi = qmath.dtype_range(dtype)
     return np.clip(v, lo, hi)
-
-
-def wrap_int16(x: np.ndarray) -> np.ndarray:
-    return ((np.asarray(x, I64) + (1 << 15)) & 0xFFFF) - (1 << 15)
-
-
-def srdhm_int16(a, b) -> np.ndarray:
-    """gemmlowp's SaturatingRoundingDoublingHighMul on int16 values (FixedPoint<int16, 0>)."""
-    a, b = np.asarray(a, I64), np.asarray(b, I64)
-    ab = a * b
-    s = ab + np.where(ab >= 0, 1 << 14, 1 - (1 << 14))
-    hi = np.where(s >= 0, s >> 15, -((-s) >> 15))
-    return np.where((a == -32768) & (b == -32768), 32767, hi)
 
 
 def mul_vector_lanes(p: np.ndarray, multiplier: int, shift: int, offset: int, dtype,
@@ -158,7 +146,7 @@ def mul_vector_lanes(p: np.ndarray, multiplier: int, shift: int, offset: int, dt
     saturated to the 8-bit type (core/ops/binary_arithmetic.py's docstring)."""
     v = doubling_high_mul_up(shift_left(p, max(shift, 0)), multiplier)
     v = qmath.rounding_divide_by_pot(v, max(-shift, 0))
-    v = (np.clip(v, -32768, 32767) if saturate else wrap_int16(v)) + offset
-    v = wrap_int16(v)
+    v = (np.clip(v, -32768, 32767) if saturate else wrap16(v)) + offset
+    v = wrap16(v)
     lo, hi = qmath.dtype_range(dtype)
     return np.clip(v, lo, hi)

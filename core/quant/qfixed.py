@@ -40,10 +40,6 @@ def sat_mul_pot(x, exponent: int, bits: int = 32) -> np.ndarray:
     return np.where(x > threshold, top, np.where(x < -threshold, -top - 1, x << exponent))
 
 
-def add(a, b) -> np.ndarray:
-    return wrap_int32(np.asarray(a, I64) + np.asarray(b, I64))
-
-
 def sub(a, b) -> np.ndarray:
     return wrap_int32(np.asarray(a, I64) - np.asarray(b, I64))
 

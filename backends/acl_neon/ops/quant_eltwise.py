@@ -15,8 +15,7 @@ from ....core.ops.binary_arithmetic import QAddSubBase, QMulBase
 from ....core.ops.elementwise_activation import QLogisticBase, QTanhBase
 from ....core.ops.forms import quantized
 from ....core.ops.quant_base import I8, U8
-from .base import register
-from .base import QuantNeon
+from .base import QuantNeon, register
 
 
 def broadcast_strides(in_shape, out_shape) -> list[int]:
