@@ -214,9 +214,7 @@ class IntLstmParams:
         self.proj = None
         if projection:
             self.proj = quantize_multiplier(fdiv(fmul(sc(k.slot(16)), inter[4]), sh))
-        p = k.op.params
-        cell_clip, proj_clip = float(p.get("cell_clip", 0.0) or 0.0), \
-            float(p.get("proj_clip", 0.0) or 0.0)
+        cell_clip, proj_clip = k.clips()
         self.cell_clip = 0
         if cell_clip > 0:
             self.cell_clip = int(np.clip(fdiv(cell_clip, sc(c_state)), -32768.0, 32767.0))
