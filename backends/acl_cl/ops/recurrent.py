@@ -17,8 +17,6 @@ from ....core.ops.rnn import RnnBase, UnidirectionalSequenceRnnBase
 from .common import F32, ClKernel, register
 from .quant_common import host_shadow
 
-ACT_CODE = {name: ACTIVATIONS.index(name) for name in ACTIVATIONS}   # NONE 0 ... TANH 4
-
 
 class ClRecurrent(ClKernel):
     """Base: every tensor float32 (no hybrid int8 weights), weights constant, sequences of rank
@@ -36,13 +34,13 @@ class ClRecurrent(ClKernel):
                 return False, (f"acl_cl {op.type} needs constant weights (input {pos} is "
                                f"computed)")
         act = op.params.get("fused_activation_function", "NONE")
-        if act not in ACT_CODE:
+        if act not in ACTIVATIONS:
             return False, f"acl_cl {op.type} has no fused activation {act}"
         return True, ""
 
     def validate(self) -> None:
         self.shadow = host_shadow(self, self.base_class)
-        self.code = ACT_CODE[self.shadow.act]
+        self.code = ACTIVATIONS.index(self.shadow.act)      # recurrent.cl's code: the index
         x = self.inputs[0]
         want = 3 if self.sequence else 2
         if len(x.shape) != want:
