@@ -23,13 +23,12 @@ class ClRecurrent(ClKernel):
     3 for the sequence forms. `base_class`: the op's core class, validated as the shadow."""
 
     base_class: type
-    state_slots: tuple[int, ...] = ()
     sequence = False
 
     @classmethod
     def check_params(cls, op, graph):
         for pos, i in enumerate(op.inputs):
-            if pos != 0 and i >= 0 and pos not in cls.state_slots and \
+            if pos != 0 and i >= 0 and pos not in cls.base_class.state_slots and \
                     not graph.operands[i].is_constant:
                 return False, (f"acl_cl {op.type} needs constant weights (input {pos} is "
                                f"computed)")
@@ -98,8 +97,6 @@ def lanes(a, n: int, padded: int) -> np.ndarray:
 
 
 class ClLstm(ClRecurrent):
-    state_slots = (18, 19)
-
     def setup(self) -> None:
         w = self.shadow.load()
         steps, batch, xb, xt = self.steps()
@@ -167,8 +164,6 @@ class ClLstm(ClRecurrent):
 
 
 class ClRnn(ClRecurrent):
-    state_slots = (4,)
-
     def setup(self) -> None:
         wx, wh, bias = self.shadow.load()
         steps, batch, xb, xt = self.steps()
