@@ -135,13 +135,14 @@ BW = 17
 
 class BidirectionalSequenceLstmBase(BidirectionalBase):
     """BIDIRECTIONAL_SEQUENCE_LSTM: 48 inputs (slots above), both directions' weights
-    gathered as LSTM's (`direction`)."""
+    gathered as LSTM's (`direction`, by `gather`: gather_lstm, or a hybrid form's own)."""
 
     state_slots = (35, 36, 37, 38)
     aux_input, aux_weights = 39, (40, 44)
     max_inputs = 48
     required = (0, *[k for k in LSTM_REQUIRED if 0 < k < 18],
                 *[k + BW for k in LSTM_REQUIRED if 0 < k < 18], 35, 36, 37, 38)
+    gather = staticmethod(gather_lstm)
 
     def validate(self) -> None:
         super().validate()
@@ -150,7 +151,7 @@ class BidirectionalSequenceLstmBase(BidirectionalBase):
 
     def direction(self, base: int, aux: int):
         slots = [None] + [self.slot(base + k) for k in range(1, 18)] + [None] * 6
-        return gather_lstm(slots, aux=[self.slot(aux + k) for k in range(4)])
+        return self.gather(slots, aux=[self.slot(aux + k) for k in range(4)])
 
     def load(self):
         return self.direction(0, 40), self.direction(BW, 44)
@@ -214,9 +215,7 @@ class IntLstmParams:
         self.proj = None
         if projection:
             self.proj = quantize_multiplier(fdiv(fmul(sc(k.slot(16)), inter[4]), sh))
-        p = k.op.params
-        cell_clip, proj_clip = float(p.get("cell_clip", 0.0) or 0.0), \
-            float(p.get("proj_clip", 0.0) or 0.0)
+        cell_clip, proj_clip = k.clips()
         self.cell_clip = 0
         if cell_clip > 0:
             self.cell_clip = int(np.clip(fdiv(cell_clip, sc(c_state)), -32768.0, 32767.0))

@@ -56,10 +56,9 @@ class RecurrentBase(OpKernel):
             if t is not None:
                 operand = graph.operands[self.op.inputs[i]] if graph is not None else None
                 self.variable[i] = bool(operand is not None and operand.is_variable)
-        self.weight_slots = [i for i, t in enumerate(self.inputs)
-                             if t is not None and i not in self.state_slots and i not in
-                             self.data_slots()]
-        self.constant = all(self.inputs[i].is_constant for i in self.weight_slots)
+        weights = [t for i, t in enumerate(self.inputs)
+                   if t is not None and i not in self.state_slots and i not in self.data_slots()]
+        self.constant = all(t.is_constant for t in weights)
 
     def data_slots(self) -> tuple[int, ...]:
         """Slots that carry data (the input sequences), not weights."""

@@ -18,7 +18,7 @@ I32 = np.dtype(np.int32)
 class SvdfBase(RecurrentBase):
     """inputs (x (batch, n_input), weights_feature (filters, n_input), weights_time
     (filters, memory), bias (units,) optional, state (batch, filters * memory)); rank option,
-    units = filters / rank. validate() sets `rank` and `memory`."""
+    units = filters / rank. validate() sets `rank` and `memory`, after `check_weights`."""
 
     state_slots = (4,)
     required = (0, 1, 2, 4)
@@ -26,14 +26,19 @@ class SvdfBase(RecurrentBase):
 
     def validate(self) -> None:
         super().validate()
+        self.check_weights()
         self.rank = int(self.op.params.rank)
         filters, memory = self.inputs[2].shape
         if self.rank <= 0 or filters % self.rank:
             raise self.fail(f"{filters} filters do not divide into rank {self.rank}")
         self.memory = memory
 
+    def check_weights(self) -> None:
+        """A form's checks of the tensors before the weights' shapes are read (the integer
+        form's types and ranks); none for the float form."""
 
-class QSvdfBase(RecurrentBase, QuantOpKernel):
+
+class QSvdfBase(SvdfBase, QuantOpKernel):
     """The fully integer SVDF: int8 input and output, int16 state (a variable tensor), int8
     weights_feature, int16 weights_time, optional int32 bias; output (batch, units) int8.
 
@@ -44,23 +49,15 @@ class QSvdfBase(RecurrentBase, QuantOpKernel):
     activations make the interpreter fail, so they are refused."""
 
     dtypes = frozenset({I8})
-    state_slots = (4,)
-    required = (0, 1, 2, 4)
-    max_inputs = 5
 
     @classmethod
     def supports(cls, op, graph):
         return QuantOpKernel.supports.__func__(cls, op, graph)
 
-    def validate(self) -> None:
-        if self.op.params.get("fused_activation_function", "NONE") != "RELU":
-            raise self.fail("TFLite's integer SVDF supports only the RELU fused activation "
-                            f"(got {self.op.params.get('fused_activation_function')})")
-        super().validate()
-        x, wf, wt, bias, state = (self.slot(i) for i in range(5))
-        y = self.outputs[0]
+    def check_weights(self) -> None:
+        wf, wt, bias, state = (self.slot(i) for i in range(1, 5))
         for t, dt, what in ((wf, I8, "weights_feature"), (wt, I16, "weights_time"),
-                            (state, I16, "state"), (y, I8, "output")):
+                            (state, I16, "state"), (self.outputs[0], I8, "output")):
             if t.dtype != dt or t.quant is None:
                 raise self.fail(f"integer SVDF needs a quantized {dt} {what}, got {t.dtype}"
                                 + ("" if t.quant is not None else " without scale"))
@@ -69,10 +66,15 @@ class QSvdfBase(RecurrentBase, QuantOpKernel):
         if len(wf.shape) != 2 or len(wt.shape) != 2 or wt.shape[0] != wf.shape[0]:
             raise self.fail(f"weights_feature {wf.shape} and weights_time {wt.shape} must be "
                             "2-D with the same number of filters")
-        self.rank = int(self.op.params.rank)
-        self.filters, self.memory = wt.shape
-        if self.rank <= 0 or self.filters % self.rank:
-            raise self.fail(f"{self.filters} filters do not divide into rank {self.rank}")
+
+    def validate(self) -> None:
+        if self.op.params.get("fused_activation_function", "NONE") != "RELU":
+            raise self.fail("TFLite's integer SVDF supports only the RELU fused activation "
+                            f"(got {self.op.params.get('fused_activation_function')})")
+        super().validate()
+        x, wf, wt, bias, state = (self.slot(i) for i in range(5))
+        y = self.outputs[0]
+        self.filters = wt.shape[0]
         self.units = self.filters // self.rank
         if bias is not None and tuple(bias.shape) != (self.units,):
             raise self.fail(f"bias shape {bias.shape} is not ({self.units},)")

@@ -17,32 +17,29 @@ from ....core.ops.rnn import RnnBase, UnidirectionalSequenceRnnBase
 from .common import F32, ClKernel, register
 from .quant_common import host_shadow
 
-ACT_CODE = {name: ACTIVATIONS.index(name) for name in ACTIVATIONS}   # NONE 0 ... TANH 4
-
 
 class ClRecurrent(ClKernel):
     """Base: every tensor float32 (no hybrid int8 weights), weights constant, sequences of rank
     3 for the sequence forms. `base_class`: the op's core class, validated as the shadow."""
 
     base_class: type
-    state_slots: tuple[int, ...] = ()
     sequence = False
 
     @classmethod
     def check_params(cls, op, graph):
         for pos, i in enumerate(op.inputs):
-            if pos != 0 and i >= 0 and pos not in cls.state_slots and \
+            if pos != 0 and i >= 0 and pos not in cls.base_class.state_slots and \
                     not graph.operands[i].is_constant:
                 return False, (f"acl_cl {op.type} needs constant weights (input {pos} is "
                                f"computed)")
         act = op.params.get("fused_activation_function", "NONE")
-        if act not in ACT_CODE:
+        if act not in ACTIVATIONS:
             return False, f"acl_cl {op.type} has no fused activation {act}"
         return True, ""
 
     def validate(self) -> None:
         self.shadow = host_shadow(self, self.base_class)
-        self.code = ACT_CODE[self.shadow.act]
+        self.code = ACTIVATIONS.index(self.shadow.act)      # recurrent.cl's code: the index
         x = self.inputs[0]
         want = 3 if self.sequence else 2
         if len(x.shape) != want:
@@ -100,8 +97,6 @@ def lanes(a, n: int, padded: int) -> np.ndarray:
 
 
 class ClLstm(ClRecurrent):
-    state_slots = (18, 19)
-
     def setup(self) -> None:
         w = self.shadow.load()
         steps, batch, xb, xt = self.steps()
@@ -169,8 +164,6 @@ class ClLstm(ClRecurrent):
 
 
 class ClRnn(ClRecurrent):
-    state_slots = (4,)
-
     def setup(self) -> None:
         wx, wh, bias = self.shadow.load()
         steps, batch, xb, xt = self.steps()

@@ -23,8 +23,6 @@ from ....core.ops.rnn import RnnBase, UnidirectionalSequenceRnnBase
 from .. import native
 from .base import F32, NeonMixin, register
 
-ACT_CODES = {name: code for code, name in enumerate(ACTIVATIONS)}   # RecAct: NONE 0 ... TANH 4
-
 
 def _c(a):
     return None if a is None else np.ascontiguousarray(a, np.float32)
@@ -91,7 +89,7 @@ class NeonLstm(NeonRecurrent):
         self.plan = self.lib.LstmPlan(
             [steps, batch, w.n_cell, w.n_output], w.cifg, tm, _c(w.wh), _c(peep[0]),
             _c(peep[1]), _c(peep[2]), _c(w.proj), _c(w.proj_bias), cell_clip, proj_clip,
-            ACT_CODES[self.act])
+            ACTIVATIONS.index(self.act))          # the index is csrc's RecAct code
         self.write = (bool(self.variable.get(18)), bool(self.variable.get(19)))
 
     def run(self) -> None:
@@ -116,7 +114,8 @@ class NeonRnn(NeonRecurrent):
         steps, batch, tm = self.geometry()
         units = int(wx.shape[0])
         self.projection(wx, bias, steps * batch, units)
-        self.plan = self.lib.RnnPlan([steps, batch, units], tm, _c(wh.T), ACT_CODES[self.act])
+        self.plan = self.lib.RnnPlan([steps, batch, units], tm, _c(wh.T),
+                                     ACTIVATIONS.index(self.act))
         self.write = bool(self.variable.get(4))
 
     def run(self) -> None:

@@ -47,9 +47,7 @@ class HybridUnidirectionalSequenceLstmLayer(_HybridLstmStep, UnidirectionalSeque
 
 @register("BidirectionalSequenceLSTM", when=hybrid_weights(2))
 class HybridBidirectionalSequenceLstmLayer(HybridWeights, BidirectionalSequenceLstmLayer):
-    def direction(self, base: int, aux: int):
-        slots = [None] + [self.slot(base + k) for k in range(1, 18)] + [None] * 6
-        return gather_hybrid_lstm(slots, aux=[self.slot(aux + k) for k in range(4)])
+    gather = staticmethod(gather_hybrid_lstm)
 
     def run(self) -> None:
         fw, bw = self.weights

@@ -75,8 +75,8 @@ class HybridRecurrent:
             raise self.fail(str(e)) from None
 
     def prepare(self) -> None:
-        if getattr(self, "weights", None) is None:
-            self.weights = self.load()
+        """Nothing: validate() gathered the weights (RecurrentBase.prepare would gather them
+        again)."""
 
 
 class HybridWeights(HybridRecurrent):
