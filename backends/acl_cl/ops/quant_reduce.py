@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ....core.ops.reduce import QMeanBase
+from ....core.ops.reduce import QMeanBase, reduced_count
+from ....core.quant import qmath
 from .common import reduce_meta
 from .quant_common import QClKernel, quantized_8bit, register
 
@@ -54,13 +55,13 @@ class QMeanLayer(QClKernel):
             # hw: rescale(sum) + bias (offset); else rescale(sum - count * in_zp) + out_zp
             self.args = (0, int(m), int(s), int(offset)) if hw else \
                 (int(offset), int(m), int(s), sh.out_zp)
-            self.split = depth - depth % 16 if hw else 0
+            self.split = qmath.vector_part(depth, 16) if hw else 0
         if not all(INT32[0] <= v <= INT32[1] for v in self.args):
             raise self.fail(f"quantized MEAN: constants {self.args} leave the int32 range")
 
     def setup(self) -> None:
         x, y = self.inputs[0], self.outputs[0]
-        count = int(np.prod([x.shape[d] for d in self.axes], dtype=np.int64))
+        count = reduced_count(x.shape, self.axes)
         depth = int(y.shape[-1]) if y.shape else 1
         self.meta = self.const_buffer(reduce_meta(x.shape, self.axes))
         ints = [np.int32(v) for v in (count, *self.args, self.split, max(depth, 1), self.lo,
