@@ -11,8 +11,7 @@ from ....core.ops.forms import quantized
 from ....core.ops.quant_base import I8
 from ....core.ops.reduce import QMeanBase, normalized_axes
 from ....core.quant import qmath
-from .base import register, size
-from .base import QuantNeon
+from .base import QuantNeon, register, size
 
 
 def blocks(shape, axes) -> tuple[int, int, int]:

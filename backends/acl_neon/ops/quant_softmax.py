@@ -11,8 +11,7 @@ import numpy as np
 from ....core.ops.forms import quantized
 from ....core.ops.quant_base import I8, I16, U8
 from ....core.ops.softmax import QSoftmaxBase
-from .base import register
-from .base import QuantNeon
+from .base import QuantNeon, register
 
 
 @register("Softmax", when=quantized)
