@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ....core.ops.movement import ints
 from ....core.ops.reduce import QMeanBase, reduced_count
 from ....core.quant import qmath
 from .common import reduce_meta
@@ -33,7 +34,7 @@ class QMeanLayer(QClKernel):
             return False, (f"acl_cl quantized MEAN needs one 8-bit type on input and output, "
                            f"got {x.type_name}/{y.type_name}")
         rank = len(x.shape)
-        raw = [int(a) for a in np.asarray(graph.operands[op.inputs[1]].data).reshape(-1)]
+        raw = ints(graph.operands[op.inputs[1]].data)
         if any(not -rank <= a < rank for a in raw):
             return False, f"MEAN axes {raw} out of range for rank {rank}"
         count = int(np.prod([x.shape[a % rank] for a in set(raw)], dtype=np.int64))
