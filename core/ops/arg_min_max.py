@@ -6,26 +6,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from .base import ANY, OpKernel
-
-INDEX_DTYPES = (np.dtype(np.int32), np.dtype(np.int64))
+from .movement import MoveKernel
 
 
-class ArgMinMaxBase(OpKernel):
+class ArgMinMaxBase(MoveKernel):
     """Any input dtype (quantized ones included: values are only compared); `axis`: the
     constant axis (None: computed, read in every run)."""
 
-    dtypes = ANY
-    quantized = True
-    data = 0
-
     def validate(self) -> None:
-        a = self.inputs[1]
-        if a is not None and a.dtype not in INDEX_DTYPES:
-            raise self.fail(f"input 1 must be int32/int64, not {a.dtype}")
+        self.check_index_dtype(1)
         if self.outputs[0].dtype not in (np.int32, np.int64):
             raise self.fail(f"{self.op.name} gives int32 or int64, not {self.outputs[0].dtype}")
-        self.axis = int(a.buffer.reshape(-1)[0]) if a is not None and a.is_constant else None
+        self.axis = self.scalar(1) if self.const(1) is not None else None
         x = self.inputs[0]
         if self.axis is not None and x is not None and not x.is_dynamic:
             rank = len(x.shape)
@@ -34,7 +26,7 @@ class ArgMinMaxBase(OpKernel):
 
     def axis_value(self) -> int:
         """The axis of this run (the constant one, or input 1's value now)."""
-        return self.axis if self.axis is not None else int(self.inputs[1].buffer.reshape(-1)[0])
+        return self.axis if self.axis is not None else self.scalar(1)
 
 
-__all__ = ["INDEX_DTYPES", "ArgMinMaxBase"]
+__all__ = ["ArgMinMaxBase"]

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from .base import OpKernel, clamp_activation
 from .quant_base import QuantOpKernel
-from .window import PoolGeometry, pool_geometry  # noqa: F401  (the pooling window)
+from .window import pool_geometry     # the pooling window, for the backends
 
 QUANTIZED_KINDS = ("AVERAGE_POOL_2D", "MAX_POOL_2D")    # the sub-types with quantized kernels
 
@@ -46,4 +46,4 @@ class QPool2DBase(QuantOpKernel):
         self.lo, self.hi = self.qrange(y, self.op.params.get("fused_activation_function"))
 
 
-__all__ = ["QUANTIZED_KINDS", "PoolGeometry", "pool_geometry", "Pool2DBase", "QPool2DBase"]
+__all__ = ["QUANTIZED_KINDS", "pool_geometry", "Pool2DBase", "QPool2DBase"]

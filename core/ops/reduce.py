@@ -31,6 +31,7 @@ import numpy as np
 from ..quant import qmath
 from .base import OpKernel
 from .base import dtypes as dts
+from .movement import ints
 from .quant_base import I8, I16, U8, QuantOpKernel
 
 F32 = np.float32
@@ -68,8 +69,7 @@ class ReduceBase(OpKernel):
     def prepare(self) -> None:
         x = self.buf(0)
         if self.inputs[1].is_constant:      # normalized for the input's current rank
-            self.axes = normalized_axes([int(a) for a in self.buf(1).reshape(-1)], x.ndim,
-                                        self.fail)
+            self.axes = normalized_axes(ints(self.buf(1)), x.ndim, self.fail)
         if x.size == 0 and self.op.subtype in ("REDUCE_MAX", "REDUCE_MIN"):
             raise self.fail("max/min over an empty tensor")
 
@@ -86,8 +86,8 @@ class QReduceBase(QuantOpKernel):
                             f"{x.dtype} and {y.dtype}")
         if x.dtype == I16 and (self.zero_point(x) != 0 or self.zero_point(y) != 0):
             raise self.fail(f"int16 {self.op.subtype} needs zero points 0")
-        self.raw = [int(a) for a in self.buf(1).reshape(-1)] if self.inputs[1].is_constant \
-            else None           # computed axes are read in every run
+        # computed axes are read in every run
+        self.raw = ints(self.buf(1)) if self.inputs[1].is_constant else None
         self.in_zp, self.out_zp = self.zero_point(x), self.zero_point(y)
         self.lo, self.hi = qmath.dtype_range(y.dtype)
         self.setup()

@@ -56,6 +56,14 @@ def nearest_index(out_size: int, in_size: int, align: bool, half: bool) -> np.nd
     return np.minimum(idx.astype(np.int64), in_size - 1)
 
 
+def coordinates(fn, params, in_shape, out_shape) -> tuple:
+    """`fn` (`interpolation`, `nearest_index`, ...) under the op's corner options for the height,
+    then the width of an NHWC resize: (fn(out_h, in_h, align, half), fn(out_w, in_w, ...))."""
+    align, half = resize_mode(params)
+    return (fn(out_shape[1], in_shape[1], align, half),
+            fn(out_shape[2], in_shape[2], align, half))
+
+
 class ResizeBilinearBase(OpKernel):
     """Float RESIZE_BILINEAR: valid corner options."""
 
@@ -87,5 +95,5 @@ class ResizeNearestNeighborBase(OpKernel):
     quantized = True
 
 
-__all__ = ["resize_mode", "mode_error", "interpolation", "nearest_index", "ResizeBilinearBase",
-           "QResizeBilinearBase", "ResizeNearestNeighborBase"]
+__all__ = ["resize_mode", "mode_error", "interpolation", "nearest_index", "coordinates",
+           "ResizeBilinearBase", "QResizeBilinearBase", "ResizeNearestNeighborBase"]

@@ -31,7 +31,7 @@ import math
 import numpy as np
 
 from ..quant import qlut_math as qm
-from ..quant.qmath import quantize_multiplier
+from ..quant.qmath import dtype_range, quantize_multiplier
 from .base import OpKernel
 from .quant_base import I8, I16, U8, QuantOpKernel
 
@@ -81,8 +81,8 @@ class SoftmaxBase(OpKernel):
 
 
 class QSoftmaxBase(QuantOpKernel):
-    """Quantized 8-bit SOFTMAX: `table` (the exp table), `out_scale` (float32) and `zp` (the
-    output zero point)."""
+    """Quantized 8-bit SOFTMAX: `table` (the exp table), `out_scale` (float32), `zp` (the
+    output zero point) and the output type's range (`lo`, `hi`)."""
 
     dtypes = frozenset({I8, U8})
 
@@ -100,6 +100,7 @@ class QSoftmaxBase(QuantOpKernel):
         self.table = softmax_exp_table(self.scale(x), self.op.params.get("beta", 1.0))
         self.out_scale = F32(self.scale(y))
         self.zp = self.zero_point(y)
+        self.lo, self.hi = dtype_range(y.dtype)
 
 
 class QSoftmaxInt16Base(QuantOpKernel):
@@ -142,8 +143,7 @@ class QLogSoftmaxBase(QuantOpKernel):
         self.ratio = F32(self.in_scale / self.out_scale)
         self.table = softmax_exp_table(self.in_scale)
         self.zp = zp
-        info = np.iinfo(y.dtype)
-        self.lo, self.hi = int(info.min), int(info.max)
+        self.lo, self.hi = dtype_range(y.dtype)
 
 
 __all__ = ["softmax_exp_table", "gen_lut16", "EXP_LUT", "RECIPROCAL_LUT", "SoftmaxBase",

@@ -5,25 +5,18 @@ from __future__ import annotations
 
 import numpy as np
 
-from .base import ANY, OpKernel
+from .movement import MoveKernel
 
 K_DTYPES = (np.dtype(np.int16), np.dtype(np.int32), np.dtype(np.int64))
 
 
-class TopKV2Base(OpKernel):
+class TopKV2Base(MoveKernel):
     """Any value dtype (quantized ones included: values move unchanged); k and the indices
     int16/int32/int64."""
 
-    dtypes = ANY
-    quantized = True
-    data = 0
-
     def validate(self) -> None:
-        k, x, values = self.inputs[1], self.inputs[0], self.outputs[0]
-        if k is not None and k.dtype not in K_DTYPES:
-            raise self.fail(f"input 1 must be int16/int32/int64, not {k.dtype}")
-        if values.dtype != x.dtype:
-            raise self.fail(f"output 0 has dtype {values.dtype}, the input {x.dtype}")
+        self.check_index_dtype(1, allowed=K_DTYPES)
+        self.check_same_dtype(0, 0)
         if self.outputs[1].dtype not in K_DTYPES:
             raise self.fail(f"TOPK_V2 indices are int16/int32/int64, not "
                             f"{self.outputs[1].dtype}")

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ....core.ops.reduce import QMeanBase
+from ....core.ops.movement import ints
+from ....core.ops.reduce import QMeanBase, reduced_count
+from ....core.quant import qmath
 from .common import reduce_meta
 from .quant_common import QClKernel, quantized_8bit, register
 
@@ -32,7 +34,7 @@ class QMeanLayer(QClKernel):
             return False, (f"acl_cl quantized MEAN needs one 8-bit type on input and output, "
                            f"got {x.type_name}/{y.type_name}")
         rank = len(x.shape)
-        raw = [int(a) for a in np.asarray(graph.operands[op.inputs[1]].data).reshape(-1)]
+        raw = ints(graph.operands[op.inputs[1]].data)
         if any(not -rank <= a < rank for a in raw):
             return False, f"MEAN axes {raw} out of range for rank {rank}"
         count = int(np.prod([x.shape[a % rank] for a in set(raw)], dtype=np.int64))
@@ -54,13 +56,13 @@ class QMeanLayer(QClKernel):
             # hw: rescale(sum) + bias (offset); else rescale(sum - count * in_zp) + out_zp
             self.args = (0, int(m), int(s), int(offset)) if hw else \
                 (int(offset), int(m), int(s), sh.out_zp)
-            self.split = depth - depth % 16 if hw else 0
+            self.split = qmath.vector_part(depth, 16) if hw else 0
         if not all(INT32[0] <= v <= INT32[1] for v in self.args):
             raise self.fail(f"quantized MEAN: constants {self.args} leave the int32 range")
 
     def setup(self) -> None:
         x, y = self.inputs[0], self.outputs[0]
-        count = int(np.prod([x.shape[d] for d in self.axes], dtype=np.int64))
+        count = reduced_count(x.shape, self.axes)
         depth = int(y.shape[-1]) if y.shape else 1
         self.meta = self.const_buffer(reduce_meta(x.shape, self.axes))
         ints = [np.int32(v) for v in (count, *self.args, self.split, max(depth, 1), self.lo,

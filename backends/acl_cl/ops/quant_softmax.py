@@ -29,12 +29,12 @@ class QSoftmaxLayer(QClKernel):
     def validate(self) -> None:
         sh = self.shadow()
         self.table, self.out_scale, self.zp = sh.table, sh.out_scale, sh.zp
+        self.lo, self.hi = sh.lo, sh.hi
 
     def setup(self) -> None:
         x, y = self.inputs[0], self.outputs[0]
         depth = int(x.shape[-1])
         rows = x.size // max(depth, 1)
-        info = np.iinfo(y.dtype)
         mode = 1 if y.dtype == qc.U8 else 0
         opts = (f"{self.qopts(x.dtype)} -DOT={CL_TYPE[np.dtype(y.dtype)]} "
                 f"-cl-fp32-correctly-rounded-divide-sqrt")
@@ -43,4 +43,4 @@ class QSoftmaxLayer(QClKernel):
             self.launch(self.kernel("quant.cl", "qsoftmax", opts), (rows,), None, x.buffer,
                         y.buffer, self.tab, np.int32(depth), np.int32(rows),
                         np.float32(self.out_scale), np.int32(self.zp), np.int32(mode),
-                        np.int32(info.min), np.int32(info.max))
+                        np.int32(self.lo), np.int32(self.hi))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ....core.ops.resize import interpolation, mode_error, resize_mode
+from ....core.ops.resize import coordinates, interpolation, mode_error
 from .common import ClKernel, register
 
 
@@ -24,9 +24,7 @@ class ResizeBilinearLayer(ClKernel):
         x, y = self.inputs[0], self.outputs[0]
         _, h, w, c = x.shape
         _, oh, ow, _ = y.shape
-        align, half = resize_mode(self.op.params)
-        y0, y1, dy = interpolation(oh, h, align, half)
-        x0, x1, dx = interpolation(ow, w, align, half)
+        (y0, y1, dy), (x0, x1, dx) = coordinates(interpolation, self.op.params, x.shape, y.shape)
         self.tables = [self.const_buffer(a.astype(np.int32)) for a in (y0, y1)] + [
             self.const_buffer(dy.astype(np.float32))] + [
             self.const_buffer(a.astype(np.int32)) for a in (x0, x1)] + [

@@ -9,8 +9,7 @@ from __future__ import annotations
 from ....core.ops.forms import quantized
 from ....core.ops.pool2d import QPool2DBase
 from ....core.ops.quant_base import I8
-from .base import conv_geometry, register
-from .base import QuantNeon
+from .base import QuantNeon, conv_geometry, register
 
 
 class QPool2DLayer(QuantNeon, QPool2DBase):

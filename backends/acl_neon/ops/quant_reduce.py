@@ -5,14 +5,12 @@ arithmetic of backends/cpu/ops/quant/qreduce.py QMeanLayer). Float form: reduce.
 """
 from __future__ import annotations
 
-import numpy as np
-
 from ....core.ops.forms import quantized
+from ....core.ops.movement import ints
 from ....core.ops.quant_base import I8
 from ....core.ops.reduce import QMeanBase, normalized_axes
 from ....core.quant import qmath
-from .base import register, size
-from .base import QuantNeon
+from .base import QuantNeon, register, size
 
 
 def blocks(shape, axes) -> tuple[int, int, int]:
@@ -29,7 +27,7 @@ def mean_layout(graph, op):
         return None, "acl_neon quantized MEAN needs constant axes"
     shape = [int(d) for d in x.shape]
     try:
-        axes = normalized_axes([int(a) for a in np.asarray(ax.data).reshape(-1)], len(shape))
+        axes = normalized_axes(ints(ax.data), len(shape))
     except ValueError as e:
         return None, str(e)
     if not axes or list(axes) != list(range(axes[0], axes[-1] + 1)):

@@ -11,8 +11,7 @@ import numpy as np
 from ....core.ops.forms import quantized
 from ....core.ops.quant_base import I8, I16, U8
 from ....core.ops.softmax import QSoftmaxBase
-from .base import register
-from .base import QuantNeon
+from .base import QuantNeon, register
 
 
 @register("Softmax", when=quantized)
@@ -25,11 +24,10 @@ class QSoftmaxLayer(QuantNeon, QSoftmaxBase):
         self.native = None
         if depth == 0 or rows == 0:
             return
-        info = np.iinfo(y.dtype)
         self.native = self.lib.QSoftmaxPlan(rows, depth, {
             "signed": x.dtype == I8, "out_bytes": 2 if y.dtype == I16 else 1,
             "round_away": y.dtype != U8, "zp": int(self.zp) if y.dtype != U8 else 0,
-            "lo": int(info.min), "hi": int(info.max), "out_scale": float(self.out_scale),
+            "lo": self.lo, "hi": self.hi, "out_scale": float(self.out_scale),
             "table": np.ascontiguousarray(self.table, np.float32)})
 
     def run(self) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ....core.ops.resize import ResizeBilinearBase, interpolation, resize_mode
+from ....core.ops.resize import ResizeBilinearBase, coordinates, interpolation
 from .base import register
 from .spatial import NeonSpatial
 
@@ -12,11 +12,11 @@ from .spatial import NeonSpatial
 @register("ResizeBilinear")
 class ResizeBilinearLayer(NeonSpatial, ResizeBilinearBase):
     def prepare(self) -> None:
-        n, h, w, c = self.buf(0).shape
-        _, oh, ow, _ = self.out.shape
-        align, half = resize_mode(self.op.params)
-        y0, y1, dy = interpolation(oh, h, align, half)      # the cpu kernel's coordinates
-        x0, x1, dx = interpolation(ow, w, align, half)
+        x, y = self.buf(0), self.out
+        n, h, w, c = x.shape
+        _, oh, ow, _ = y.shape
+        (y0, y1, dy), (x0, x1, dx) = coordinates(     # the cpu kernel's coordinates
+            interpolation, self.op.params, x.shape, y.shape)
         i32, f32 = np.int32, np.float32
         self.plan = self.lib.resize_plan(
             n, h, w, c, oh, ow, y0.astype(i32), y1.astype(i32), dy.astype(f32),

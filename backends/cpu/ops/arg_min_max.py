@@ -4,8 +4,8 @@ from __future__ import annotations
 import numpy as np
 
 from ....core.ops.arg_min_max import ArgMinMaxBase
-from .common import register
 from ....core.ops.movement import copy_checked
+from .common import register
 
 
 @register("ArgMinMax")

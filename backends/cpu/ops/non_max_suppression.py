@@ -1,4 +1,4 @@
-"""NON_MAX_SUPPRESSION_V4/V5. (TOPK_V2: topk_v2.py; ARG_MAX/ARG_MIN: arg_min_max.py.)"""
+"""NON_MAX_SUPPRESSION_V4/V5: TFLite's single-class (soft-)NMS."""
 from __future__ import annotations
 
 import heapq

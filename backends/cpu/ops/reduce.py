@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ....core.ops.movement import ints
 from ....core.ops.reduce import ReduceBase, normalized_axes
 from .common import register
 
@@ -31,5 +32,5 @@ class ReduceLayer(ReduceBase):
             self.fn(self.inputs[0].buffer, axis=self.axes, keepdims=True, out=self.dst)
             return
         x = self.inputs[0].buffer
-        axes = normalized_axes([int(a) for a in self.buf(1).reshape(-1)], x.ndim)
+        axes = normalized_axes(ints(self.buf(1)), x.ndim)
         self.fn(x, axis=axes, keepdims=True, out=self.target(axes))

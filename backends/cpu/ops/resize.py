@@ -5,19 +5,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from ....core.ops.resize import (ResizeBilinearBase, ResizeNearestNeighborBase, interpolation,
-                                 nearest_index, resize_mode)
+from ....core.ops.resize import (ResizeBilinearBase, ResizeNearestNeighborBase, coordinates,
+                                 interpolation, nearest_index)
 from .common import register
 
 
 @register("ResizeBilinear")
 class ResizeBilinearLayer(ResizeBilinearBase):
     def prepare(self) -> None:
-        _, h, w, _ = self.buf(0).shape
-        _, oh, ow, _ = self.out.shape
-        align, half = resize_mode(self.op.params)
-        self.y0, self.y1, dy = interpolation(oh, h, align, half)
-        self.x0, self.x1, dx = interpolation(ow, w, align, half)
+        (self.y0, self.y1, dy), (self.x0, self.x1, dx) = coordinates(
+            interpolation, self.op.params, self.buf(0).shape, self.out.shape)
         self.dy = dy[None, :, None, None]
         self.dx = dx[None, None, :, None]
 
@@ -32,10 +29,8 @@ class ResizeBilinearLayer(ResizeBilinearBase):
 @register("ResizeNearestNeighbor")
 class ResizeNearestNeighborLayer(ResizeNearestNeighborBase):
     def prepare(self) -> None:
-        _, h, w, _ = self.buf(0).shape
-        _, oh, ow, _ = self.out.shape
-        align, half = resize_mode(self.op.params)
-        self.iy, self.ix = nearest_index(oh, h, align, half), nearest_index(ow, w, align, half)
+        self.iy, self.ix = coordinates(nearest_index, self.op.params, self.buf(0).shape,
+                                       self.out.shape)
 
     def run(self) -> None:
         np.copyto(self.outputs[0].buffer, self.inputs[0].buffer[:, self.iy][:, :, self.ix])

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from ....core.ops.movement import copy_checked
 from ....core.ops.topk_v2 import TopKV2Base
 from .common import register
-from ....core.ops.movement import copy_checked
 
 
 @register("TopKV2")

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .....core.ops.movement import ints
 from .....core.ops.reduce import (QMeanBase, QProdBase, QReduceBase, QReduceMaxMinBase,
                                   QSumBase)
 from .....core.quant import qmath
@@ -37,8 +38,7 @@ class QReduceLayer(QReduceBase):
 
     def run(self) -> None:
         x, out = self.inputs[0].buffer, self.outputs[0].buffer
-        axes, constants = self.plan or self.make_plan(
-            [int(a) for a in self.buf(1).reshape(-1)], x.shape)
+        axes, constants = self.plan or self.make_plan(ints(self.buf(1)), x.shape)
         np.copyto(out, self.reduce(x, axes, constants).reshape(out.shape), casting="unsafe")
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .....core.ops.resize import QResizeBilinearBase, interpolation, resize_mode
+from .....core.ops.resize import QResizeBilinearBase, coordinates, interpolation
 from .base import U8, quantized, register
 
 I64 = np.int64
@@ -45,17 +45,14 @@ def integer_interpolation(out_size: int, in_size: int, align: bool, half: bool):
 @register("ResizeBilinear", when=quantized)
 class QResizeBilinearLayer(QResizeBilinearBase):
     def prepare(self) -> None:
-        _, h, w, _ = self.buf(0).shape
-        _, oh, ow, _ = self.out.shape
-        align, half = resize_mode(self.op.params)
+        args = self.op.params, self.buf(0).shape, self.out.shape
         self.integer = self.inputs[0].dtype != U8
         if self.integer:        # fractions in 1/1024 steps
-            sy, self.y0, self.y1 = integer_interpolation(oh, h, align, half)
-            sx, self.x0, self.x1 = integer_interpolation(ow, w, align, half)
+            (sy, self.y0, self.y1), (sx, self.x0, self.x1) = coordinates(integer_interpolation,
+                                                                         *args)
             fy, fx, one = sy - 1024 * self.y0, sx - 1024 * self.x0, 1024
         else:                   # float32 fractions
-            self.y0, self.y1, fy = interpolation(oh, h, align, half)
-            self.x0, self.x1, fx = interpolation(ow, w, align, half)
+            (self.y0, self.y1, fy), (self.x0, self.x1, fx) = coordinates(interpolation, *args)
             fy, fx, one = fy.astype(F32), fx.astype(F32), F32(1)
         # the weights of the corners top-left, top-right, bottom-left, bottom-right
         self.weights = [(wy[:, None] * wx[None, :])[None, :, :, None]

@@ -47,5 +47,4 @@ class QSoftmaxLayer(QSoftmaxBase):
             q = round_half_away(p.astype(np.float64)).astype(np.int64) + self.zp
         else:       # the uint8 rounding of the interpreter adds no zero point
             q = np.trunc(p + F32(0.5)).astype(np.int64)
-        info = np.iinfo(out.dtype)
-        np.copyto(out, np.clip(q, info.min, info.max), casting="unsafe")
+        np.copyto(out, np.clip(q, self.lo, self.hi), casting="unsafe")
