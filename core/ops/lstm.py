@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..quant.qlstm_math import quantize_multiplier
+from ..quant.qmath import quantize_multiplier_int as quantize_multiplier
 from ..quant.qlut_math import checked_log2
 from .quant_base import I8, I16, QuantOpKernel
 from .recurrent import BidirectionalBase, RecurrentBase, SequenceForm

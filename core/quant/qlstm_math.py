@@ -47,10 +47,6 @@ def int_matmul(a: np.ndarray, b: np.ndarray, bound: float) -> np.ndarray:
     return np.matmul(a.astype(dt), b.astype(dt)).astype(I64)
 
 
-def quantize_multiplier(real) -> tuple[int, int]:
-    m, s = qmath.quantize_multiplier(float(real))
-    return int(m), int(s)
 
-
-__all__ = ["layer_norm", "clip16", "int_matmul", "quantize_multiplier", "mbqm", "rdbp",
+__all__ = ["layer_norm", "clip16", "int_matmul", "mbqm", "rdbp",
            "wrap32"]

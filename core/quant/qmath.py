@@ -35,6 +35,12 @@ def quantize_multiplier(real) -> tuple[np.ndarray, np.ndarray]:
     return np.where(tiny, 0, fixed).astype(I64), np.where(tiny, 0, shift).astype(I64)
 
 
+def quantize_multiplier_int(real) -> tuple[int, int]:
+    """quantize_multiplier of one real multiplier, as Python ints (a kernel's scalar constants)."""
+    m, s = quantize_multiplier(float(real))
+    return int(m), int(s)
+
+
 def wrap_int32(x: np.ndarray) -> np.ndarray:
     """Two's-complement wrap of int64 values into the int32 range (C++ int32 arithmetic)."""
     return ((np.asarray(x, I64) + (1 << 31)) & 0xFFFFFFFF) - (1 << 31)

@@ -7,8 +7,8 @@
   RSQRT int8 (elementwise.cc RsqrtEvalQuantizedInt8): `rsqrt_int8`, the fixed-point
       Newton-Raphson inverse square root of GetInvSqrtQuantizedMultiplierExp rescaled twice.
 
-and `qmult`, QuantizeMultiplier of a real multiplier as Python ints (the multipliers of the
-requantizing unary kernels: RELU family, LEAKY_RELU, ABS, PRELU)."""
+The requantizing unary kernels (RELU family, LEAKY_RELU, ABS, PRELU) take their multipliers from
+qmath.quantize_multiplier_int."""
 from __future__ import annotations
 
 import numpy as np
@@ -20,12 +20,6 @@ from .qmath import multiply_by_quantized_multiplier, quantize_multiplier, roundi
 
 F32 = np.float32
 I64 = np.int64
-
-
-def qmult(real) -> tuple[int, int]:
-    """QuantizeMultiplier of a real multiplier (any sign or magnitude) as Python ints."""
-    m, s = quantize_multiplier(float(real))
-    return int(m), int(s)
 
 
 def sdhm16(a, b) -> np.ndarray:

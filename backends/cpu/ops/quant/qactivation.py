@@ -36,7 +36,7 @@ from .....core.ops.elementwise_activation import QLogisticBase, QTanhBase
 from .....core.quant import qlut_math as qm
 from .....core.quant import qmath
 from .....core.quant.qmath import multiply_by_quantized_multiplier as mbqm
-from .....core.quant.qunary_math import qmult
+from .....core.quant.qmath import quantize_multiplier_int as qmult
 from .base import I8, I16, U8, quantized, register
 from .qtable import LutKernel, UnaryTableKernel
 

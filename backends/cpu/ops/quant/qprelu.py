@@ -14,7 +14,7 @@ import numpy as np
 
 from .....core.quant import qmath
 from .....core.quant.qmath import multiply_by_quantized_multiplier as mbqm
-from .....core.quant.qunary_math import qmult
+from .....core.quant.qmath import quantize_multiplier_int as qmult
 from .base import I8, I16, U8, QuantKernel, is_quantized, quantized, register
 
 F32 = np.float32

@@ -33,7 +33,8 @@ import numpy as np
 
 from .....core.quant import qlut_math as qm
 from .....core.quant.qmath import multiply_by_quantized_multiplier as mbqm
-from .....core.quant.qunary_math import qmult, rsqrt_int8
+from .....core.quant.qmath import quantize_multiplier_int as qmult
+from .....core.quant.qunary_math import rsqrt_int8
 from .....errors import ExecutionError
 from .base import I8, I16, QuantKernel, quantized, register
 from .qtable import LutKernel, UnaryTableKernel
