@@ -15,11 +15,13 @@ import numpy as np
 from .shape_inference import Dynamic, broadcast, rule
 
 
-def _ints(a) -> list[int]:
+def ints(a) -> list[int]:
+    """The values of an index tensor as Python ints (the kernels' too: core/ops/movement.py)."""
     return [int(d) for d in np.asarray(a).reshape(-1)]
 
 
-def _scalar(a):
+def scalar(a):
+    """The first value of a scalar or one-element tensor as a Python number."""
     return np.asarray(a).reshape(-1)[0].item()
 
 
@@ -72,7 +74,7 @@ def _select_v2(op, shapes, v):
 @rule("Split")
 def _split(op, shapes, v):
     x = shapes[1]
-    axis = norm_axis(int(_scalar(v.need(op.inputs[0], "the split axis"))), len(x))
+    axis = norm_axis(int(scalar(v.need(op.inputs[0], "the split axis"))), len(x))
     n = int(op.params.num_splits)
     if n <= 0 or x[axis] % n:
         raise ValueError(f"dimension {x[axis]} does not split into {n} equal parts")
@@ -99,8 +101,8 @@ def split_sizes(sizes: list[int], total: int) -> list[int]:
 @rule("SplitV")
 def _split_v(op, shapes, v):
     x = shapes[0]
-    axis = norm_axis(int(_scalar(v.need(op.inputs[2], "the split axis"))), len(x))
-    sizes = split_sizes(_ints(v.need(op.inputs[1], "size_splits")), x[axis])
+    axis = norm_axis(int(scalar(v.need(op.inputs[2], "the split axis"))), len(x))
+    sizes = split_sizes(ints(v.need(op.inputs[1], "size_splits")), x[axis])
     if len(sizes) != len(op.outputs):
         raise ValueError(f"{len(sizes)} split sizes for {len(op.outputs)} outputs")
     return [tuple(s if i == axis else d for i, d in enumerate(x)) for s in sizes]
@@ -140,12 +142,12 @@ def slice_sizes(begin: list[int], size: list[int], shape) -> list[int]:
 
 @rule("Slice")
 def _slice(op, shapes, v):
-    size = _ints(v.need(op.inputs[2], "the slice size"))
+    size = ints(v.need(op.inputs[2], "the slice size"))
     if -1 in size:
-        begin = _ints(v.need(op.inputs[1], "the slice begin"))
+        begin = ints(v.need(op.inputs[1], "the slice begin"))
     else:    # the begin only matters for bounds then; the kernel checks them
         value = v.value(op.inputs[1])
-        begin = [0] * len(size) if value is None else _ints(value)
+        begin = [0] * len(size) if value is None else ints(value)
     return [tuple(slice_sizes(begin, size, shapes[0]))]
 
 
@@ -160,9 +162,9 @@ class StridedSlicePlan(NamedTuple):
 def strided_slice_plan(x_shape, begin, end, strides, p) -> StridedSlicePlan:
     """TFLite's STRIDED_SLICE bounds. `p` holds the masks and `offset`; begin may be None
     only with offset (the shape does not depend on it then; the index is not usable)."""
-    end, strides = _ints(end), _ints(strides)
+    end, strides = ints(end), ints(strides)
     offset = bool(p.get("offset", False))
-    begin = [0] * len(end) if begin is None else _ints(begin)
+    begin = [0] * len(end) if begin is None else ints(begin)
     n = len(begin)
     if len(end) != n or len(strides) != n:
         raise ValueError(f"begin, end and strides differ in length: {n}, {len(end)}, "
@@ -247,7 +249,7 @@ def _strided_slice(op, shapes, v):
 
 
 def _block_params(op, shapes, v, what: str) -> tuple[list[int], np.ndarray]:
-    block = _ints(v.need(op.inputs[1], "block_shape"))
+    block = ints(v.need(op.inputs[1], "block_shape"))
     pads = np.asarray(v.need(op.inputs[2], what)).reshape(-1, 2).astype(np.int64)
     if len(block) != pads.shape[0] or len(block) > len(shapes[0]) - 1:
         raise ValueError(f"block_shape {block} and {what} {pads.tolist()} do not fit input "
@@ -283,25 +285,25 @@ def _b2s(op, shapes, v):
 
 @rule("ScatterND")
 def _scatter_nd(op, shapes, v):
-    return [tuple(_ints(v.need(op.inputs[2], "shape")))]
+    return [tuple(ints(v.need(op.inputs[2], "shape")))]
 
 
 @rule("SegmentSum")
 def _segment_sum(op, shapes, v):
-    ids = _ints(v.need(op.inputs[1], "segment_ids"))
+    ids = ints(v.need(op.inputs[1], "segment_ids"))
     n = max(ids) + 1 if ids else 0
     return [(n,) + tuple(shapes[0][1:])]
 
 
 @rule("UnsortedSegmentSum", "UnsortedSegmentMax", "UnsortedSegmentMin", "UnsortedSegmentProd")
 def _unsorted_segment(op, shapes, v):
-    n = _ints(v.need(op.inputs[2], "num_segments"))[0]
+    n = ints(v.need(op.inputs[2], "num_segments"))[0]
     return [(n,) + tuple(shapes[0][len(shapes[1]):])]
 
 
 @rule("SparseToDense")
 def _sparse_to_dense(op, shapes, v):
-    return [tuple(_ints(v.need(op.inputs[1], "output_shape")))]
+    return [tuple(ints(v.need(op.inputs[1], "output_shape")))]
 
 
 @rule("EmbeddingLookup")

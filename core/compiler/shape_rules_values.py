@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from .shape_inference import Dynamic, broadcast, rule
-from .shape_rules_indexing import _ints, _scalar, norm_axis
+from .shape_rules_indexing import ints, scalar, norm_axis
 
 
 @rule("Shape")
@@ -36,12 +36,12 @@ def _range(op, shapes, v):
 
 @rule("Fill")
 def _fill(op, shapes, v):
-    return [tuple(_ints(v.need(op.inputs[0], "the fill dims")))]
+    return [tuple(ints(v.need(op.inputs[0], "the fill dims")))]
 
 
 @rule("BroadcastTo")
 def _broadcast_to(op, shapes, v):
-    target = tuple(_ints(v.need(op.inputs[1], "the target shape")))
+    target = tuple(ints(v.need(op.inputs[1], "the target shape")))
     if broadcast(tuple(shapes[0]), target) != target:
         raise ValueError(f"cannot broadcast {tuple(shapes[0])} to {target}")
     return [target]
@@ -49,7 +49,7 @@ def _broadcast_to(op, shapes, v):
 
 @rule("Tile")
 def _tile(op, shapes, v):
-    m = _ints(v.need(op.inputs[1], "the multiples"))
+    m = ints(v.need(op.inputs[1], "the multiples"))
     if len(m) != len(shapes[0]) or any(k < 0 for k in m):
         raise ValueError(f"multiples {m} do not fit the input shape {tuple(shapes[0])}")
     return [tuple(d * k for d, k in zip(shapes[0], m))]
@@ -57,7 +57,7 @@ def _tile(op, shapes, v):
 
 @rule("OneHot")
 def _one_hot(op, shapes, v):
-    depth = int(_scalar(v.need(op.inputs[1], "the depth")))
+    depth = int(scalar(v.need(op.inputs[1], "the depth")))
     if depth < 0:
         raise ValueError(f"one-hot depth {depth} is negative")
     idx = tuple(shapes[0])
@@ -73,7 +73,7 @@ def _data_dependent(op, shapes, v):
 
 @rule("NonMaxSuppressionV4", "NonMaxSuppressionV5")
 def _nms(op, shapes, v):
-    m = int(_scalar(v.need(op.inputs[2], "max_output_size")))
+    m = int(scalar(v.need(op.inputs[2], "max_output_size")))
     if m < 0:
         raise ValueError(f"max_output_size {m} is negative")
     if op.type == "NonMaxSuppressionV4":
@@ -84,14 +84,14 @@ def _nms(op, shapes, v):
 @rule("ArgMinMax")
 def _arg_min_max(op, shapes, v):
     x = tuple(shapes[0])
-    axis = norm_axis(int(_scalar(v.need(op.inputs[1], "the axis"))), len(x))
+    axis = norm_axis(int(scalar(v.need(op.inputs[1], "the axis"))), len(x))
     return [x[:axis] + x[axis + 1:]]
 
 
 @rule("TopKV2")
 def _top_k(op, shapes, v):
     x = tuple(shapes[0])
-    k = int(_scalar(v.need(op.inputs[1], "k")))
+    k = int(scalar(v.need(op.inputs[1], "k")))
     if not x or not 0 <= k <= x[-1]:
         raise ValueError(f"top-k k={k} out of range for input shape {x}")
     return [x[:-1] + (k,)] * 2
@@ -104,17 +104,17 @@ def _rank(op, shapes, v):
 
 @rule("BroadcastArgs")
 def _broadcast_args(op, shapes, v):
-    a = tuple(_ints(v.need(op.inputs[0], "shape s0")))
-    b = tuple(_ints(v.need(op.inputs[1], "shape s1")))
+    a = tuple(ints(v.need(op.inputs[0], "shape s0")))
+    b = tuple(ints(v.need(op.inputs[1], "shape s1")))
     return [(len(broadcast(a, b)),)]
 
 
 @rule("RandomUniform", "RandomStandardNormal")
 def _random(op, shapes, v):
-    return [tuple(_ints(v.need(op.inputs[0], "shape")))]
+    return [tuple(ints(v.need(op.inputs[0], "shape")))]
 
 
 @rule("Multinomial")
 def _multinomial(op, shapes, v):
-    n = _ints(v.need(op.inputs[1], "num_samples"))[0]
+    n = ints(v.need(op.inputs[1], "num_samples"))[0]
     return [(shapes[0][0], n)]

@@ -85,6 +85,9 @@ class PackBase(MoveKernel):
         if rank is not None and not -rank <= self.axis < rank:
             raise self.fail(f"axis {self.axis} out of range for output rank {rank}")
 
+    def prepare(self) -> None:
+        self.srcs = [t.buffer for t in self.inputs]
+
 
 class QPackBase(QuantOpKernel, PackBase):
     def validate(self) -> None:

@@ -7,15 +7,12 @@ from __future__ import annotations
 import numpy as np
 
 from ...errors import ExecutionError
-from .base import ANY
 from .movement import MoveKernel
 
 I32, U8 = np.dtype(np.int32), np.dtype(np.uint8)
 
 
 class HashtableLookupBase(MoveKernel):
-    dtypes = ANY
-    quantized = True
     data = 2
 
     def validate(self) -> None:

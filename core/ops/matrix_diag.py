@@ -7,13 +7,12 @@ from .movement import MoveKernel
 
 
 class MatrixDiagBase(MoveKernel):
-    def validate(self) -> None:
-        self.check_same_dtype(0)
+    pass
 
 
 class MatrixSetDiagBase(MoveKernel):
     def validate(self) -> None:
-        self.check_same_dtype(0)
+        super().validate()
         if self.inputs[1].dtype != self.inputs[0].dtype:
             raise self.fail("input and diagonal differ in dtype")
 

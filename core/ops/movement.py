@@ -10,12 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..compiler.shape_rules_indexing import ints
 from .base import ANY, NUMERIC, OpKernel
-
-
-def ints(a: np.ndarray) -> list[int]:
-    """The values of an index parameter as Python ints."""
-    return [int(x) for x in np.asarray(a).reshape(-1)]
 
 
 def copy_checked(dst: np.ndarray, src: np.ndarray) -> None:

@@ -9,7 +9,6 @@ import numpy as np
 from .base import NUMERIC
 from .movement import DataKernel, MoveKernel
 
-INDEX = (np.int32, np.int64)
 NUMERIC_8BIT_BOOL = NUMERIC | {np.dtype(t) for t in (np.int8, np.uint8, np.bool_)}
 
 
@@ -19,10 +18,7 @@ class ScatterNDBase(DataKernel):
 
     data = 1
     dtypes = NUMERIC_8BIT_BOOL
-
-    def validate(self) -> None:
-        self.check_index_dtype(0, 2, allowed=INDEX)
-        self.check_same_dtype(1)
+    index_inputs = (0, 2)
 
 
 class SparseToDenseBase(DataKernel):
@@ -31,10 +27,10 @@ class SparseToDenseBase(DataKernel):
 
     data = 2
     dtypes = NUMERIC_8BIT_BOOL
+    index_inputs = (0, 1)
 
     def validate(self) -> None:
-        self.check_index_dtype(0, 1, allowed=INDEX)
-        self.check_same_dtype(2)
+        super().validate()
         if self.inputs[3].dtype != self.inputs[2].dtype:
             raise self.fail("values and default_value differ in dtype")
 
@@ -43,11 +39,12 @@ class DynamicUpdateSliceBase(MoveKernel):
     """inputs (operand, update, start_indices): operand with update written at the start
     indices, each clamped so that the update fits."""
 
+    index_inputs = (2,)
+
     def validate(self) -> None:
-        self.check_index_dtype(2, allowed=INDEX)
-        self.check_same_dtype(0)
+        super().validate()
         if self.inputs[1].dtype != self.inputs[0].dtype:
             raise self.fail("operand and update differ in dtype")
 
 
-__all__ = ["ScatterNDBase", "SparseToDenseBase", "DynamicUpdateSliceBase", "INDEX"]
+__all__ = ["ScatterNDBase", "SparseToDenseBase", "DynamicUpdateSliceBase"]

@@ -13,9 +13,10 @@ from .movement import MoveKernel
 class SliceBase(MoveKernel):
     """inputs (x, begin, size); the output shape holds the size (-1 resolved)."""
 
+    index_inputs = (1, 2)
+
     def validate(self) -> None:
-        self.check_index_dtype(1, 2)
-        self.check_same_dtype(0)
+        super().validate()
         self.fixed = self.const(1) is not None
 
     def view(self) -> np.ndarray:

@@ -1,5 +1,5 @@
 """SPACE_TO_BATCH_ND and BATCH_TO_SPACE_ND (TFLite's space_to_batch_nd.cc,
-batch_to_space_nd.cc): the block geometry (`check_block`, `space_to_batch`, `batch_to_space`,
+batch_to_space_nd.cc): the block geometry (`block_params`, `space_to_batch`, `batch_to_space`,
 NumPy expressions that every backend applies: cpu to the data, acl_cl to element numbers) and
 the kernels' parameters. Block shapes and paddings/crops are read in every run (they may be
 graph inputs). Quantized SPACE_TO_BATCH_ND needs the output's zero point (and scale) to equal
@@ -12,11 +12,15 @@ from .movement import MoveKernel, ints
 from .quant_base import QuantOpKernel
 
 
-def check_block(block: list[int], pads: np.ndarray, shape: tuple) -> None:
-    """SPACE_TO_BATCH_ND / BATCH_TO_SPACE_ND: one (before, after) pair per block dim, at most
-    rank - 1 block dims, positive block sizes."""
+def block_params(block, pads, shape: tuple) -> tuple[list[int], np.ndarray]:
+    """SPACE_TO_BATCH_ND / BATCH_TO_SPACE_ND's (block_shape, paddings or crops as [m, 2] int64)
+    from their tensors' values, checked against an input of `shape`: one (before, after) pair
+    per block dim, at most rank - 1 block dims, positive block sizes; ValueError otherwise."""
+    block = ints(block)
+    pads = np.asarray(pads).reshape(-1, 2).astype(np.int64)
     if len(block) != pads.shape[0] or len(block) > len(shape) - 1 or min(block, default=1) < 1:
         raise ValueError(f"block_shape {block} / {pads.tolist()} do not fit input {shape}")
+    return block, pads
 
 
 def space_to_batch(x: np.ndarray, block: list[int], pads: np.ndarray, fill) -> np.ndarray:
@@ -68,13 +72,8 @@ class BlockKernel(MoveKernel):
     index_inputs = (1, 2)
 
     def params(self) -> tuple[list[int], np.ndarray]:
-        """(block_shape, paddings or crops as [m, 2] int64), checked against the input;
-        ValueError when they do not fit."""
-        x = self.buf(0)
-        block = ints(self.buf(1))
-        pads = self.buf(2).reshape(-1, 2).astype(np.int64)
-        check_block(block, pads, x.shape)
-        return block, pads
+        """`block_params` of the current inputs."""
+        return block_params(self.buf(1), self.buf(2), self.buf(0).shape)
 
 
 class SpaceToBatchNDBase(BlockKernel):
@@ -95,5 +94,5 @@ class QSpaceToBatchNDBase(QuantOpKernel, SpaceToBatchNDBase):
         self.check_same_quant(self.inputs[0], self.outputs[0])
 
 
-__all__ = ["check_block", "space_to_batch", "batch_to_space", "BlockKernel",
+__all__ = ["block_params", "space_to_batch", "batch_to_space", "BlockKernel",
            "SpaceToBatchNDBase", "BatchToSpaceNDBase", "QSpaceToBatchNDBase"]

@@ -5,6 +5,8 @@ views) is every backend's: cpu copies the view, acl_neon plans it, acl_cl applie
 element numbers. Quantized forms take int8 and uint8 but not int16 (as TFLite)."""
 from __future__ import annotations
 
+from typing import Callable
+
 import numpy as np
 
 from .base import ANY, OpKernel
@@ -23,26 +25,25 @@ def space_to_depth(x: np.ndarray, b: int) -> np.ndarray:
     return x.reshape(n, h // b, b, w // b, b, c).transpose(0, 1, 3, 2, 4, 5)
 
 
-class DepthToSpaceBase(OpKernel):
+class BlockMoveBase(OpKernel):
+    """prepare() gives `src`, the input seen in the output's element order (`geometry`: one of
+    the functions above), and `dst`, the output in the same shape."""
+
     dtypes = ANY
     quantized = True
+    geometry: Callable[[np.ndarray, int], np.ndarray]
 
     def prepare(self) -> None:
-        n, h, w, c = self.buf(0).shape
-        b = self.op.params.block_size
-        self.src = depth_to_space(self.buf(0), b)
-        self.dst = self.out.reshape(n, h, b, w, b, c // (b * b))
+        self.src = self.geometry(self.buf(0), self.op.params.block_size)
+        self.dst = self.out.reshape(self.src.shape)
 
 
-class SpaceToDepthBase(OpKernel):
-    dtypes = ANY
-    quantized = True
+class DepthToSpaceBase(BlockMoveBase):
+    geometry = staticmethod(depth_to_space)
 
-    def prepare(self) -> None:
-        n, h, w, c = self.buf(0).shape
-        b = self.op.params.block_size
-        self.src = space_to_depth(self.buf(0), b)
-        self.dst = self.out.reshape(n, h // b, w // b, b, b, c)
+
+class SpaceToDepthBase(BlockMoveBase):
+    geometry = staticmethod(space_to_depth)
 
 
 class QDepthToSpaceBase(QuantOpKernel, DepthToSpaceBase):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..compiler.shape_rules_indexing import split_sizes
+from ..compiler.shape_rules_indexing import norm_axis, split_sizes
 from .movement import MoveKernel
 
 
@@ -41,9 +41,7 @@ class SplitVBase(MoveKernel):
 
     def views(self) -> list[np.ndarray]:
         x = self.buf(0)
-        axis = self.scalar(2)
-        if not -x.ndim <= axis < x.ndim:
-            raise ValueError(f"axis {axis} out of range for rank {x.ndim}")
+        axis = norm_axis(self.scalar(2), x.ndim)
         sizes = split_sizes([int(s) for s in self.buf(1).reshape(-1)], x.shape[axis])
         return np.split(x, np.cumsum(sizes)[:-1], axis=axis)
 

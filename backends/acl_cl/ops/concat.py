@@ -32,7 +32,6 @@ class ConcatLayer(RowCopy):
         self.copy_parts([(t, t.shape[axis] * inner) for t in self.inputs], y.shape[axis] * inner)
 
 
-
 @register("Pack")
 class PackLayer(RowCopy):
     """Each input is copied into its slot along the new axis (Concat's row copy)."""

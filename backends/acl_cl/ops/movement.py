@@ -5,9 +5,8 @@
 - `TableLayer` (indexing.cl take_table): for ops whose parameters are constants, the source
   element of every output element is computed once on the host, by NumPy expressions (core/ops'
   geometry where it has one) applied to an array of element numbers, and one kernel per output
-  gathers by it
-  (-1 marks padding, filled with zero or the zero point): slice.py, split.py, reverse.py,
-  space_depth.py, space_batch.py, tile.py, and ResizeNearestNeighbor here.
+  gathers by it (-1 marks padding, filled with zero or the zero point): slice.py, split.py,
+  reverse.py, space_depth.py, space_batch.py, tile.py, and ResizeNearestNeighbor here.
 
 Semantics and bounds follow core/ops (the same helpers) and the cpu kernels."""
 from __future__ import annotations

@@ -2,7 +2,7 @@
 same scale and zero point; float form: reshape.py), Concat (bytes copied; uint8 inputs whose
 parameters differ from the output's are requantized through a 256-entry table of
 core/ops/concat.py's float32 arithmetic, the cpu kernel's, so results are identical; float
-form: concat.py). (Pool2D AVERAGE / MAX: quant_pool2d.py.)"""
+form: concat.py)."""
 from __future__ import annotations
 
 import numpy as np

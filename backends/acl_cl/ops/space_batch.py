@@ -2,31 +2,28 @@
 core/ops/space_batch.py's geometry (padding: -1, filled with zero or the zero point)."""
 from __future__ import annotations
 
-import numpy as np
-
-from ....core.ops.space_batch import batch_to_space, check_block, space_to_batch
+from ....core.ops.space_batch import batch_to_space, block_params, space_to_batch
 from .common import register
 from .movement import TableLayer
 
 
-def _block(kernel, src) -> tuple[list[int], np.ndarray]:
-    block = kernel.value(1)
-    pads = np.asarray(kernel.inputs[2].data).reshape(-1, 2).astype(np.int64)
-    check_block(block, pads, src.shape)
-    return block, pads
+class BlockLayer(TableLayer):
+    """inputs (x, block_shape, paddings or crops)."""
+
+    params_at = (1, 2)
+
+    def block(self, src):
+        """core's `block_params` of the constant inputs, checked against the input's shape."""
+        return block_params(self.inputs[1].data, self.inputs[2].data, src.shape)
 
 
 @register("SpaceToBatchND")
-class SpaceToBatchNDLayer(TableLayer):
-    params_at = (1, 2)
-
+class SpaceToBatchNDLayer(BlockLayer):
     def tables(self, src):
-        return [space_to_batch(src, *_block(self, src), fill=-1)]
+        return [space_to_batch(src, *self.block(src), fill=-1)]
 
 
 @register("BatchToSpaceND")
-class BatchToSpaceNDLayer(TableLayer):
-    params_at = (1, 2)
-
+class BatchToSpaceNDLayer(BlockLayer):
     def tables(self, src):
-        return [batch_to_space(src, *_block(self, src))]
+        return [batch_to_space(src, *self.block(src))]

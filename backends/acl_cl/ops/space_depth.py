@@ -2,6 +2,10 @@
 core/ops/space_depth.py's geometry; 4-D NHWC inputs; quantized: int8 and uint8, as TFLite."""
 from __future__ import annotations
 
+from typing import Callable
+
+import numpy as np
+
 from ....core.ops.base import refusing_as
 from ....core.ops.space_depth import (QDepthToSpaceBase, QSpaceToDepthBase, depth_to_space,
                                       space_to_depth)
@@ -9,19 +13,24 @@ from .common import register
 from .movement import SpatialLayer
 
 
-@register("DepthToSpace")
-class DepthToSpaceLayer(SpatialLayer):
-    quantized_form = refusing_as(QDepthToSpaceBase, "acl_cl")     # int8 and uint8 only
+class BlockMoveLayer(SpatialLayer):
+    """The element numbers seen in the output's element order (`geometry`: core's view), in the
+    output's shape."""
+
+    geometry: Callable[[np.ndarray, int], np.ndarray]
+
     def tables(self, src):
-        n, h, w, c = src.shape
-        b = int(self.op.params.block_size)
-        return [depth_to_space(src, b).reshape(n, h * b, w * b, c // (b * b))]
+        view = self.geometry(src, int(self.op.params.block_size))
+        return [view.reshape(self.outputs[0].shape)]
+
+
+@register("DepthToSpace")
+class DepthToSpaceLayer(BlockMoveLayer):
+    quantized_form = refusing_as(QDepthToSpaceBase, "acl_cl")     # int8 and uint8 only
+    geometry = staticmethod(depth_to_space)
 
 
 @register("SpaceToDepth")
-class SpaceToDepthLayer(SpatialLayer):
+class SpaceToDepthLayer(BlockMoveLayer):
     quantized_form = refusing_as(QSpaceToDepthBase, "acl_cl")     # int8 and uint8 only
-    def tables(self, src):
-        n, h, w, c = src.shape
-        b = int(self.op.params.block_size)
-        return [space_to_depth(src, b).reshape(n, h // b, w // b, b * b * c)]
+    geometry = staticmethod(space_to_depth)

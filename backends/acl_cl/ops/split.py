@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ....core.compiler.shape_rules_indexing import split_sizes
+from ....core.compiler.shape_rules_indexing import norm_axis, split_sizes
 from .common import register
 from .movement import TableLayer
 
@@ -15,9 +15,7 @@ class SplitLayer(TableLayer):
     params_at = (0,)
 
     def tables(self, src):
-        axis = self.value(0)[0]
-        if not -src.ndim <= axis < src.ndim:
-            raise ValueError(f"axis {axis} out of range for rank {src.ndim}")
+        axis = norm_axis(self.value(0)[0], src.ndim)
         return np.split(src, len(self.outputs), axis=axis)
 
 
@@ -27,9 +25,7 @@ class SplitVLayer(TableLayer):
     params_at = (1, 2)
 
     def tables(self, src):
-        axis = self.value(2)[0]
-        if not -src.ndim <= axis < src.ndim:
-            raise ValueError(f"axis {axis} out of range for rank {src.ndim}")
+        axis = norm_axis(self.value(2)[0], src.ndim)
         sizes = split_sizes(self.value(1), src.shape[axis])
         return np.split(src, np.cumsum(sizes)[:-1], axis=axis)
 

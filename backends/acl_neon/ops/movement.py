@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from ....core.ops.base import refusing_as
 from ....core.ops.forms import quantized
 from .base import NeonMixin
 
@@ -53,16 +52,12 @@ def item_bytes(value, dtype: np.dtype) -> bytes:
     return np.asarray(value).astype(dtype).reshape(()).tobytes()
 
 
-def neon_form(base: type) -> type:
-    """The core quantized base `base` (core/ops' Q<Op>Base) refusing under acl_neon's name."""
-    return refusing_as(base, "acl_neon")
-
-
 class NeonMove(NeonMixin):
     """A data-movement kernel running one native CopyPlan. `const_inputs`: parameter inputs
     acl_neon needs constant (the plan is built once); computed ones leave the op to cpu.
     `quantized_form`: where the op has a quantized form with TFLite's own checks, its core base
-    (as `neon_form` names it): a quantized op must pass them."""
+    (core/ops' Q<Op>Base, as `refusing_as` names it for acl_neon): a quantized op must pass
+    them."""
 
     native_group = "movement"
     float_only = False

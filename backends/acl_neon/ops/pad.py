@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from ....core.ops.base import refusing_as
 from ....core.ops.pad import PadBase, QPadBase
 from .base import register
-from .movement import NeonMove, item_bytes, neon_form
+from .movement import NeonMove, item_bytes
 
 
 @register("Pad", "PadV2")
@@ -15,7 +16,7 @@ class PadLayer(NeonMove, PadBase):
     zero strides), the interior copied."""
 
     const_inputs = (1,)
-    quantized_form = neon_form(QPadBase)
+    quantized_form = refusing_as(QPadBase, "acl_neon")
     requant_refusal = ("acl_neon pads quantized tensors only when the input (and "
                        "constant_values) have the output's scale and zero point")
 

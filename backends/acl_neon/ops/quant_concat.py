@@ -12,10 +12,9 @@ from ....core.ops.concat import QConcatBase, requant_table
 from ....core.ops.forms import quantized
 from ....core.ops.quant_base import U8
 from .. import native
-from .base import register
+from .base import QuantNeon, register
 from .concat import concat_views
 from .movement import NeonMove, copy_steps
-from .base import QuantNeon
 
 
 def requantizing(op, graph) -> bool:

@@ -6,13 +6,9 @@ from ....core.ops.reshape import ReshapeBase
 from .base import NeonMixin, register
 
 
-class NeonCopy(NeonMixin):
+@register("Reshape", "Squeeze", "ExpandDims")
+class ReshapeLayer(NeonMixin, ReshapeBase):
     float_only = False
 
     def run(self) -> None:
         self.lib.copy(self.inputs[0].buffer, self.outputs[0].buffer, self.threads)
-
-
-@register("Reshape", "Squeeze", "ExpandDims")
-class ReshapeLayer(NeonCopy, ReshapeBase):
-    pass

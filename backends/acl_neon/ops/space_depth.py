@@ -2,10 +2,11 @@
 core/ops/space_depth.py's views. Quantized: int8 and uint8 (core's quantized forms)."""
 from __future__ import annotations
 
+from ....core.ops.base import refusing_as
 from ....core.ops.space_depth import (DepthToSpaceBase, QDepthToSpaceBase, QSpaceToDepthBase,
                                       SpaceToDepthBase)
 from .base import register
-from .movement import NeonMove, neon_form
+from .movement import NeonMove
 
 
 class NeonBlockMove(NeonMove):
@@ -18,9 +19,9 @@ class NeonBlockMove(NeonMove):
 
 @register("DepthToSpace")
 class DepthToSpaceLayer(NeonBlockMove, DepthToSpaceBase):
-    quantized_form = neon_form(QDepthToSpaceBase)
+    quantized_form = refusing_as(QDepthToSpaceBase, "acl_neon")
 
 
 @register("SpaceToDepth")
 class SpaceToDepthLayer(NeonBlockMove, SpaceToDepthBase):
-    quantized_form = neon_form(QSpaceToDepthBase)
+    quantized_form = refusing_as(QSpaceToDepthBase, "acl_neon")

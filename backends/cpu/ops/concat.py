@@ -18,8 +18,5 @@ class ConcatLayer(ConcatBase):
 
 @register("Pack")
 class PackLayer(PackBase):
-    def prepare(self) -> None:
-        self.srcs = [t.buffer for t in self.inputs]
-
     def run(self) -> None:
         np.stack(self.srcs, axis=self.axis, out=self.outputs[0].buffer)
