@@ -1,5 +1,5 @@
-"""Pieces of quantized models: quantization dicts and specs, one-op quantized models, random
-convolution filters and inputs, and every pair of 8-bit values."""
+"""Pieces of quantized models: quantization dicts and specs, one-op quantized models (unary,
+binary, SOFTMAX), random convolution filters and inputs, and every pair of 8-bit values."""
 from __future__ import annotations
 
 from typing import Any, Sequence
@@ -40,6 +40,15 @@ def quantized_unary(op: str, shape: Sequence[int], qin: tuple, qout: tuple,
     """A one-op model on one quantized input; qin/qout are (dtype, scale, zero_point)."""
     return single_op_model(op, [qspec("x", shape, *qin)],
                            [qspec("y", out_shape or shape, *qout)], **options)
+
+
+def quantized_binary(op: str, sa: Sequence[int], sb: Sequence[int], dtype: str, qa: tuple,
+                     qb: tuple, qo: tuple, out_dtype: str | None = None, **options: Any) -> bytes:
+    """A one-op model on two quantized inputs `a` and `b` of `dtype`, the output shape broadcast
+    from theirs (of `out_dtype`, `dtype` by default); qa/qb/qo are (scale, zero_point)."""
+    so = np.broadcast_shapes(sa, sb)
+    return single_op_model(op, [qspec("a", sa, dtype, *qa), qspec("b", sb, dtype, *qb)],
+                           [qspec("y", so, out_dtype or dtype, *qo)], **options)
 
 
 def conv_filter(rng: np.random.Generator, dt: str, shape: Sequence[int], cout: int,

@@ -10,7 +10,8 @@ import pytest
 import onert_py
 from builders import qadd as qb
 from builders import qconv, qmove, qmul, qpool
-from builders.quant import QTYPES, all_pairs, qspec, quantized_unary, softmax_model
+from builders.quant import (QTYPES, all_pairs, qspec, quantized_binary, quantized_unary,
+                            softmax_model)
 from onert_py.model_builder import single_op_model
 from quant_harness import check_qop, qrand
 
@@ -126,7 +127,7 @@ def test_q_addsub_all_pairs(op, dtype, params):
     a, b = all_pairs(dtype)
     n = a.size - 5          # a scalar tail after the vector loop
     qa, qbb, qo = qb.qp(dtype, params)
-    check_on_cl(qb.binary_model(op, (n,), (n,), dtype, qa, qbb, qo), [a[:n], b[:n]])
+    check_on_cl(quantized_binary(op, (n,), (n,), dtype, qa, qbb, qo), [a[:n], b[:n]])
 
 
 @pytest.mark.parametrize("op,dtype", qb.OPS_DTYPES)
@@ -134,7 +135,7 @@ def test_q_addsub_all_pairs(op, dtype, params):
 def test_q_addsub_broadcast(op, dtype, sa, sb):
     rng = np.random.default_rng(7)
     qa, qbb, qo = qb.qp(dtype, "third")
-    check_on_cl(qb.binary_model(op, sa, sb, dtype, qa, qbb, qo),
+    check_on_cl(quantized_binary(op, sa, sb, dtype, qa, qbb, qo),
                 [qb.rounding_inputs(rng, sa, dtype, qa, qbb),
                  qb.rounding_inputs(rng, sb, dtype, qbb, qa)])
 
@@ -144,8 +145,8 @@ def test_q_addsub_broadcast(op, dtype, sa, sb):
 def test_q_add_activation(dtype, act):
     rng = np.random.default_rng(3)
     qa, qbb, qo = qb.qp(dtype, "mixed")
-    model = qb.binary_model("ADD", (5, 19), (5, 19), dtype, qa, qbb, qo,
-                            fused_activation_function=act)
+    model = quantized_binary("ADD", (5, 19), (5, 19), dtype, qa, qbb, qo,
+                             fused_activation_function=act)
     check_on_cl(model, [qrand(rng, (5, 19), dtype), qrand(rng, (5, 19), dtype)])
 
 
@@ -156,12 +157,12 @@ def test_q_mul(dtype, sa, sb):
     rng = np.random.default_rng(7)
     for params in ("big", "small"):
         qa, qbb, qo = qmul.qp(dtype, params)
-        check_on_cl(qmul.mul_model(sa, sb, dtype, qa, qbb, qo),
+        check_on_cl(quantized_binary("MUL", sa, sb, dtype, qa, qbb, qo),
                     [qrand(rng, sa, dtype), qrand(rng, sb, dtype)])
 
 
 def test_q_add_int16_stays_on_cpu():
-    model = qb.binary_model("ADD", (3, 4), (3, 4), "int16", (0.001, 0), (0.002, 0), (0.003, 0))
+    model = quantized_binary("ADD", (3, 4), (3, 4), "int16", (0.001, 0), (0.002, 0), (0.003, 0))
     assert "acl_cl" not in placed(model)
 
 
