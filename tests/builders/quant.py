@@ -97,7 +97,8 @@ SOFTMAX_OUT = {"int8": (1 / 256, -128), "uint8": (1 / 256, 0)}
 
 
 def softmax_model(dtype: str, shape: Sequence[int], qin: tuple, qout: tuple | None = None,
-                  beta: float = 1.0) -> bytes:
-    """A quantized SOFTMAX; qin/qout are (scale, zero_point), qout by default SOFTMAX_OUT's."""
+                  beta: float = 1.0, out_dtype: str | None = None) -> bytes:
+    """A quantized SOFTMAX from `dtype` to `out_dtype` (`dtype` by default); qin/qout are
+    (scale, zero_point), qout by default SOFTMAX_OUT's."""
     return quantized_unary("SOFTMAX", shape, (dtype, *qin),
-                           (dtype, *(qout or SOFTMAX_OUT[dtype])), beta=beta)
+                           (out_dtype or dtype, *(qout or SOFTMAX_OUT[dtype])), beta=beta)
