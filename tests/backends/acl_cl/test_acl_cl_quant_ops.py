@@ -10,9 +10,7 @@ import pytest
 import onert_py
 from builders import qadd as qb
 from builders import qconv, qmove, qmul, qpool
-from builders.quant import (QTYPES, all_pairs, qspec, quantized_binary, quantized_unary,
-                            softmax_model)
-from onert_py.model_builder import single_op_model
+from builders.quant import QTYPES, all_pairs, quantized_binary, quantized_unary, softmax_model
 from quant_harness import check_qop, qrand
 
 
@@ -47,17 +45,15 @@ def test_q_reshape_other_params_stays_on_cpu():
 def test_q_concat(dtype, axis):
     _, scale, zp = QTYPES[dtype]
     shapes = [(2, 3), (1, 3), (4, 3)] if axis == 0 else [(2, 3), (2, 1), (2, 4)]
-    ins = [qspec(f"x{i}", s, dtype, scale, zp) for i, s in enumerate(shapes)]
-    out = qspec("y", (7, 3) if axis == 0 else (2, 8), dtype, scale, zp)
-    model = single_op_model("CONCATENATION", ins, [out], axis=axis)
+    model = qmove.concat_model(shapes, axis, dtype, [(scale, zp)] * 3, (scale, zp))
     rng = np.random.default_rng(3)
     check_on_cl(model, [qrand(rng, s, dtype) for s in shapes])
 
 
 def test_q_concat_uint8_requantizes():
     _, scale, zp = QTYPES["uint8"]
-    shapes, model = qmove.concat_model("uint8", [(scale * 0.5, 10), (scale, zp),
-                                                 (scale * 3.3, 200)])
+    shapes, model = qmove.concat_case("uint8", [(scale * 0.5, 10), (scale, zp),
+                                                (scale * 3.3, 200)])
     rng = np.random.default_rng(4)
     xs = [qrand(rng, s, "uint8") for s in shapes]
     xs[0][0, :] = [1, 3, 5]                   # exact .5 ties of q * 0.5
@@ -66,7 +62,7 @@ def test_q_concat_uint8_requantizes():
 
 def test_q_concat_int8_other_params_refused_on_acl_cl():
     _, scale, zp = QTYPES["int8"]
-    _, model = qmove.concat_model("int8", [(scale, zp), (scale * 2, zp), (scale, zp)])
+    _, model = qmove.concat_case("int8", [(scale, zp), (scale * 2, zp), (scale, zp)])
     with pytest.raises(onert_py.CompileError):
         onert_py.Session(model, backends="acl_cl")
 
