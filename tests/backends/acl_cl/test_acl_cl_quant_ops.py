@@ -1,7 +1,8 @@
 """acl_cl's quantized 8-bit Reshape/Squeeze/ExpandDims, Concat, Pool2D, Conv2D,
 DepthwiseConv2D, ADD/SUB/MUL and Softmax against the interpreter, bit-exact, on the model
-builders of tests/ops/test_q_*.py; every op must be placed on acl_cl (the session runs with
-acl_cl alone). int16 forms and parameters acl_cl refuses fall back to cpu with a reason."""
+builders of tests/builders (those of the cpu tests, tests/ops/test_q_*.py); every op must be
+placed on acl_cl (the session runs with acl_cl alone). int16 forms and parameters acl_cl
+refuses fall back to cpu with a reason."""
 from __future__ import annotations
 
 import numpy as np
@@ -11,21 +12,11 @@ import onert_py
 from builders import qadd as qb
 from builders import qconv, qmove, qmul, qpool
 from builders.quant import QTYPES, all_pairs, quantized_binary, quantized_unary, softmax_model
-from quant_harness import check_qop, qrand
+from cl_harness import check_on_cl, placed
+from quant_harness import qrand
 
 
 pytestmark = pytest.mark.usefixtures("cl_ready")   # skip where no OpenCL device builds
-
-
-def placed(model) -> set:
-    """The backends of the model's own ops (not the builtin I/O permutes)."""
-    with onert_py.Session(model, backends="acl_cl;cpu") as s:
-        return s.placement().used_backends - {"builtin"}
-
-
-def check_on_cl(model, xs):
-    assert placed(model) == {"acl_cl"}
-    check_qop(model, xs, backends="acl_cl")
 
 
 @pytest.mark.parametrize("name", ["reshape", "squeeze", "expand_dims"])
