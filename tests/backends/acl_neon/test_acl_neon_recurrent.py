@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import onert_py
+from builders.rnn import rnn_weights
 from builders.shared_models import model_path
 from onert_py.backends.acl_neon import native
 from onert_py.model_builder import ModelBuilder
@@ -83,8 +84,7 @@ def rnn_model(rng, op: str, shape, units: int, act: str, **opts) -> bytes:
     mb = ModelBuilder()
     batch = shape[0] if op == "RNN" or not opts.get("time_major", True) else shape[1]
     x = mb.add_input("x", shape)
-    ws = [mb.add_const(n, rng.uniform(-0.6, 0.6, d).astype(np.float32))
-          for n, d in (("w", (units, shape[-1])), ("r", (units, units)), ("b", (units,)))]
+    ws = rnn_weights(rng, mb, "", units, shape[-1])
     h = mb.add_tensor("h", (batch, units), is_variable=True)
     y = mb.add_tensor("y", tuple(shape[:-1]) + (units,))
     mb.add_op(op, [x, *ws, h], [y], fused_activation_function=act, **opts)
