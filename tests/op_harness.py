@@ -23,11 +23,8 @@ BACKENDS: list[str] = ["cpu", "acl_neon", "acl_cl"]
 ALWAYS_AVAILABLE = frozenset({"cpu"})
 
 # Tolerances by kind of computation (integer and bool outputs are always compared exactly).
-EXACT = {"rtol": 0.0, "atol": 0.0}
 ELEMENTWISE = {"rtol": 1e-5, "atol": 1e-6}    # one rounding per element, data movement
 ACCUMULATE = {"rtol": 1e-4, "atol": 1e-5}     # long sums, transcendental functions
-
-Spec = tuple[str, Sequence[int], str]
 
 
 @lru_cache(maxsize=None)

@@ -90,6 +90,11 @@ def seq_runs(rng, shape, n: int, aux_shape=None) -> list[list[np.ndarray]]:
     return runs
 
 
+def int8_runs(rng, shape, n: int = 3) -> list[list[np.ndarray]]:
+    """`n` runs of full-range int8 inputs of `shape`."""
+    return [[rng.integers(-128, 128, shape).astype(np.int8)] for _ in range(n)]
+
+
 def check_int_stateful(model: bytes, runs: list[list[np.ndarray]], kernel: str,
                        varied: bool = True, backends="cpu") -> list[list[np.ndarray]]:
     """check_stateful for integer models: every output bit-exact, the cpu kernel class `kernel`

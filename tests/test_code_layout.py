@@ -8,7 +8,8 @@ import os
 
 import pytest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from paths import REPO_ROOT
+
 PACKAGES = {"core": "onert_py.core", "builtin": "onert_py.builtin", "backends": "onert_py.backends",
             "onert_py": "onert_py", "config": "onert_py.config"}
 BACKENDS = ("cpu", "acl_neon", "acl_cl")
@@ -16,12 +17,12 @@ BACKENDS = ("cpu", "acl_neon", "acl_cl")
 
 def modules(folder: str):
     """(file path, dotted module name) of every .py file below the repository folder."""
-    base = os.path.join(ROOT, folder)
+    base = os.path.join(REPO_ROOT, folder)
     for dirpath, _, files in os.walk(base):
         for f in sorted(files):
             if f.endswith(".py"):
                 path = os.path.join(dirpath, f)
-                rel = os.path.relpath(path, ROOT)[:-3].split(os.sep)
+                rel = os.path.relpath(path, REPO_ROOT)[:-3].split(os.sep)
                 if rel[-1] == "__init__":
                     rel = rel[:-1]
                 yield path, ".".join([PACKAGES[rel[0]]] + rel[1:])
@@ -61,12 +62,12 @@ def test_no_backend_imports_another(backend: str) -> None:
                      and (name == f"onert_py.backends.{b}" or
                           name.startswith(f"onert_py.backends.{b}."))]
             if other:
-                bad.append(f"{os.path.relpath(path, ROOT)} imports {name}")
+                bad.append(f"{os.path.relpath(path, REPO_ROOT)} imports {name}")
     assert not bad, "\n".join(bad)
 
 
 def test_core_imports_no_backend() -> None:
-    bad = [f"{os.path.relpath(path, ROOT)} imports {name}"
+    bad = [f"{os.path.relpath(path, REPO_ROOT)} imports {name}"
            for path, module in modules("core") for name in imported(path, module)
            if name.startswith("onert_py.backends") or name.startswith("onert_py.builtin")]
     assert not bad, "\n".join(bad)

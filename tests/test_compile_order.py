@@ -4,6 +4,7 @@ subgraph; never one subgraph's build inside another's. Also: the compiler is han
 (never mutated from outside) and backends find it as ContextData.compiler."""
 from __future__ import annotations
 
+import os
 from dataclasses import fields
 
 import numpy as np
@@ -16,6 +17,7 @@ from onert_py.core.backend import ContextData
 from onert_py.core.compiler import compiler as compiler_mod
 from onert_py.model_builder import ModelBuilder
 from op_harness import session_internals
+from paths import REPO_ROOT
 
 
 def log_of(sess: onert_py.Session) -> list[tuple[int, tuple, int]]:
@@ -262,7 +264,6 @@ def test_a_child_the_shape_pass_did_not_foresee_is_still_built(monkeypatch) -> N
 def test_default_backends_are_the_documented_ones(monkeypatch) -> None:
     """`backends: null` loads config.DEFAULT_BACKENDS, and every place that documents the
     default names exactly that set."""
-    import os
     monkeypatch.delenv("BACKENDS", raising=False)
     from onert_py import config
     assert compiler_mod.DEFAULT_BACKENDS is config.DEFAULT_BACKENDS
@@ -273,7 +274,7 @@ def test_default_backends_are_the_documented_ones(monkeypatch) -> None:
     assert f"# null: {default} (DEFAULT_BACKENDS" in line
     assert config.schema()["properties"]["backends"]["description"].endswith(
         f"null: {default} (the default).")
-    readme = os.path.join(os.path.dirname(__file__), os.pardir, "README.md")
+    readme = os.path.join(REPO_ROOT, "README.md")
     with open(readme, encoding="utf-8") as f:
         (row,) = [t for t in f if t.startswith("| `backends` |")]
     assert row.rstrip().endswith(f"`null` (the default): `{default}` |")

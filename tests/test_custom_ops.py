@@ -4,20 +4,19 @@ Convolution2DTransposeBias against the same computation rewritten as TRANSPOSE_C
 ADD for the TFLite interpreter, and the real selfie segmentation model against LiteRT/XNNPACK."""
 from __future__ import annotations
 
-import os
 import struct
 
 import numpy as np
 import pytest
 
 import onert_py
+from builders.shared_models import model_path
 from onert_py.custom_ops import Kernel, custom_op, lookup_custom_op, registered_custom_ops
 from onert_py.model_builder import ModelBuilder
 from op_harness import ACCUMULATE, assert_outputs, rand
 from oracle import tflite_run
 
 F32, I32 = np.float32, np.int32
-MODELS_DIR = os.path.join(os.path.dirname(__file__), "..", "..", "shared", "models")
 
 
 def custom_model(code: str, in_shape=(2, 3), out_shapes=((2, 3),), options: bytes = b"",
@@ -334,20 +333,13 @@ def selfie_inputs(shape) -> list[np.ndarray]:
     return [rng.uniform(0, 1, shape).astype(F32), blocks.astype(F32)]
 
 
-def selfie_path() -> str:
-    path = os.path.join(MODELS_DIR, "selfie_segmentation.tflite")
-    if not os.path.exists(path):
-        pytest.skip(f"{path} not present (the shared models folder is outside the repo)")
-    return path
-
-
 def test_selfie_segmentation_matches_rewritten_model():
     """The real model on onert_py (bundled kernel) against the interpreter's builtin kernels
     running it with the custom op rewritten as TRANSPOSE_CONV. Float sums over 246 ops differ
     by up to 4e-5 on the blocky input with OpenBLAS's AVX2 kernels, and by up to 2.1e-4 with its
     AVX-512 (SkylakeX) ones, which sum in another order; XNNPACK differs from the builtin
     kernels by 4e-4."""
-    path = selfie_path()
+    path = model_path("selfie_segmentation")
     with open(path, "rb") as f:
         reference = rewrite_mediapipe_ops(f.read())
     sess = onert_py.Session(path, backends="cpu")
@@ -360,7 +352,7 @@ def test_selfie_segmentation_matches_rewritten_model():
 
 def test_selfie_segmentation_matches_xnnpack():
     """LiteRT with XNNPACK runs the custom op itself; its kernels sum in another order."""
-    path = selfie_path()
+    path = model_path("selfie_segmentation")
     sess = onert_py.Session(path, backends="cpu")
     for x in selfie_inputs(sess.inputs[0].shape):
         (got,) = sess.run([x])

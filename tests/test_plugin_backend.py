@@ -1,7 +1,6 @@
 """A backend defined only in tests/plugins is found by path, assigned ops, and runs them."""
 from __future__ import annotations
 
-
 import numpy as np
 import pytest
 

@@ -1,14 +1,12 @@
-"""Quantized ADD / SUB models: parameter sets (zero points shifted for uint8), one-op models,
-the broadcast shapes of every loop of TFLite's optimized kernels, and inputs whose rescale
-rounds differently in the scalar and the vector loops."""
+"""Quantized ADD / SUB cases (models: builders.quant.quantized_binary): parameter sets (zero
+points shifted for uint8), the broadcast shapes of every loop of TFLite's optimized kernels, and
+inputs whose rescale rounds differently in the scalar and the vector loops."""
 from __future__ import annotations
 
 import numpy as np
 
-from onert_py.model_builder import single_op_model
 from onert_py.core.quant import qmath
 from onert_py.core.quant.qbinary_math import rescale_below_one, vector_input
-from builders.quant import qspec
 from quant_harness import qrand
 
 QPARAMS = {  # (scale a, zp a), (scale b, zp b), (scale out, zp out); zps shifted for uint8
@@ -23,12 +21,6 @@ QPARAMS = {  # (scale a, zp a), (scale b, zp b), (scale out, zp out); zps shifte
 def qp(dtype, name):
     off = 128 if dtype == "uint8" else 0
     return [(s, z + off) for s, z in QPARAMS[name]]
-
-
-def binary_model(op, sa, sb, dtype, qa, qb, qo, **options):
-    so = np.broadcast_shapes(sa, sb)
-    return single_op_model(op, [qspec("a", sa, dtype, *qa), qspec("b", sb, dtype, *qb)],
-                           [qspec("y", so, dtype, *qo)], **options)
 
 
 OPS_DTYPES = [("ADD", "uint8"), ("ADD", "int8"), ("SUB", "uint8"), ("SUB", "int8")]

@@ -53,8 +53,18 @@ def case_model(name, dtype, zp_shift=0):
     return shape, single_op_model(op, inputs, outputs, **opts)
 
 
-def concat_model(dtype, params, axis=1):
+def concat_model(shapes, axis, dtype, qins, qout):
+    """CONCATENATION of inputs of `shapes` along `axis`; qins (one per input) and qout are
+    (scale, zero_point)."""
+    out_shape = list(shapes[0])
+    out_shape[axis] = sum(s[axis] for s in shapes)
+    ins = [qspec(f"x{k}", s, dtype, *p) for k, (s, p) in enumerate(zip(shapes, qins))]
+    return single_op_model("CONCATENATION", ins, [qspec("y", out_shape, dtype, *qout)],
+                           axis=axis)
+
+
+def concat_case(dtype, params):
+    """(input shapes, model): three inputs joined on axis 1, with `params` (scale, zero_point)
+    each; the output has QTYPES[dtype]'s."""
     shapes = [(2, 3), (2, 1), (2, 4)]
-    ins = [qspec(f"x{i}", s, dtype, *p) for i, (s, p) in enumerate(zip(shapes, params))]
-    out = q("y", (2, 8), dtype)
-    return shapes, single_op_model("CONCATENATION", ins, [out], axis=axis)
+    return shapes, concat_model(shapes, 1, dtype, params, QTYPES[dtype][1:])

@@ -1,10 +1,6 @@
-"""Quantized MUL models: parameter sets (zero points shifted for uint8) and one-op models."""
+"""Quantized MUL parameter sets, zero points shifted for uint8 (models:
+builders.quant.quantized_binary)."""
 from __future__ import annotations
-
-import numpy as np
-
-from onert_py.model_builder import single_op_model
-from builders.quant import qspec
 
 QPARAMS = {  # (scale, zp) of a, b, out; zps shifted by 128 for uint8
     "small": ((0.03, 3), (0.07, 15), (0.04, 5)),
@@ -19,9 +15,3 @@ QPARAMS = {  # (scale, zp) of a, b, out; zps shifted by 128 for uint8
 def qp(dtype, name):
     off = 128 if dtype == "uint8" else 0
     return [(s, z + off) for s, z in QPARAMS[name]]
-
-
-def mul_model(sa, sb, dtype, qa, qb, qo, out_dtype=None, **options):
-    so = np.broadcast_shapes(sa, sb)
-    return single_op_model("MUL", [qspec("a", sa, dtype, *qa), qspec("b", sb, dtype, *qb)],
-                           [qspec("y", so, out_dtype or dtype, *qo)], **options)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from onert_py.model_builder import single_op_model
-from builders.quant import QTYPES, qspec
-from builders.single_op import conv_out
+from builders import single_op
+from builders.quant import QTYPES, qdict, qspec
 
 # (input NHWC, filter (h, w), stride (h, w), padding, activation)
 POOL_CASES = {
@@ -24,14 +24,12 @@ POOL_CASES = {
 
 
 def pool_model(op, case, dtype, out_q=None):
-    xs, (fh, fw), (sh, sw), padding, act = POOL_CASES[case]
-    out = (xs[0], conv_out(xs[1], fh, sh, 1, padding), conv_out(xs[2], fw, sw, 1, padding), xs[3])
+    """(input shape, model) of POOL_CASES[case] on QTYPES[dtype]'s activations; the output's
+    (scale, zero_point) `out_q`, by default the input's."""
+    xs, f, s, padding, act = POOL_CASES[case]
     _, scale, zp = QTYPES[dtype]
-    oscale, ozp = out_q or (scale, zp)
-    return xs, single_op_model(op, [qspec("x", xs, dtype, scale, zp)],
-                               [qspec("y", out, dtype, oscale, ozp)],
-                               padding=padding, stride_h=sh, stride_w=sw, filter_height=fh,
-                               filter_width=fw, fused_activation_function=act)
+    return xs, single_op.pool_model(op, xs, f, s, padding, act, dtype, qdict(scale, zp),
+                                    qdict(*(out_q or (scale, zp))))
 
 
 # ---------------------------------------------------------------------------- reductions

@@ -1,5 +1,5 @@
-"""Pieces of quantized models: quantization dicts and specs, one-op quantized models, random
-convolution filters and inputs, and every pair of 8-bit values."""
+"""Pieces of quantized models: quantization dicts and specs, one-op quantized models (unary,
+binary, SOFTMAX), random convolution filters and inputs, and every pair of 8-bit values."""
 from __future__ import annotations
 
 from typing import Any, Sequence
@@ -40,6 +40,15 @@ def quantized_unary(op: str, shape: Sequence[int], qin: tuple, qout: tuple,
     """A one-op model on one quantized input; qin/qout are (dtype, scale, zero_point)."""
     return single_op_model(op, [qspec("x", shape, *qin)],
                            [qspec("y", out_shape or shape, *qout)], **options)
+
+
+def quantized_binary(op: str, sa: Sequence[int], sb: Sequence[int], dtype: str, qa: tuple,
+                     qb: tuple, qo: tuple, out_dtype: str | None = None, **options: Any) -> bytes:
+    """A one-op model on two quantized inputs `a` and `b` of `dtype`, the output shape broadcast
+    from theirs (of `out_dtype`, `dtype` by default); qa/qb/qo are (scale, zero_point)."""
+    so = np.broadcast_shapes(sa, sb)
+    return single_op_model(op, [qspec("a", sa, dtype, *qa), qspec("b", sb, dtype, *qb)],
+                           [qspec("y", so, out_dtype or dtype, *qo)], **options)
 
 
 def conv_filter(rng: np.random.Generator, dt: str, shape: Sequence[int], cout: int,
@@ -88,7 +97,8 @@ SOFTMAX_OUT = {"int8": (1 / 256, -128), "uint8": (1 / 256, 0)}
 
 
 def softmax_model(dtype: str, shape: Sequence[int], qin: tuple, qout: tuple | None = None,
-                  beta: float = 1.0) -> bytes:
-    """A quantized SOFTMAX; qin/qout are (scale, zero_point), qout by default SOFTMAX_OUT's."""
+                  beta: float = 1.0, out_dtype: str | None = None) -> bytes:
+    """A quantized SOFTMAX from `dtype` to `out_dtype` (`dtype` by default); qin/qout are
+    (scale, zero_point), qout by default SOFTMAX_OUT's."""
     return quantized_unary("SOFTMAX", shape, (dtype, *qin),
-                           (dtype, *(qout or SOFTMAX_OUT[dtype])), beta=beta)
+                           (out_dtype or dtype, *(qout or SOFTMAX_OUT[dtype])), beta=beta)

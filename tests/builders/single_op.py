@@ -1,5 +1,6 @@
 """One-op models on graph inputs: float unary and binary models, convolutions (with the bias the
-interpreter needs), `build` with quantized inputs and outputs, and a window op's output size."""
+interpreter needs), pooling, `build` with quantized inputs and outputs, and a window op's output
+size."""
 from __future__ import annotations
 
 from typing import Any, Sequence
@@ -43,6 +44,34 @@ def conv_models(op: str, xs: tuple, w: np.ndarray, bias: np.ndarray | None, out:
     zero = np.zeros(out[3:], np.float32)
     return model, single_op_model(op, [("x", xs, "float32"), w, zero], [("y", out, "float32")],
                                   **opts)
+
+
+def depthwise_models(rng: np.random.Generator, xs: tuple, kernel: tuple, mult: int,
+                     stride: tuple, dilation: tuple, padding: str, has_bias: bool,
+                     act: str) -> tuple[bytes, bytes | None]:
+    """A float DEPTHWISE_CONV_2D on input NHWC `xs` with a random (1, kh, kw, xs[3] * mult)
+    filter and (with `has_bias`) bias from `rng`, and the interpreter's reference model as
+    conv_models gives it; kernel, stride and dilation are (h, w)."""
+    (kh, kw), (sh, sw), (dh, dw) = kernel, stride, dilation
+    cout = xs[3] * mult
+    w = rand(rng, (1, kh, kw, cout))
+    bias = rand(rng, (cout,)) if has_bias else None
+    out = (xs[0], conv_out(xs[1], kh, sh, dh, padding), conv_out(xs[2], kw, sw, dw, padding), cout)
+    opts = dict(padding=padding, stride_h=sh, stride_w=sw, dilation_h_factor=dh,
+                dilation_w_factor=dw, depth_multiplier=mult, fused_activation_function=act)
+    return conv_models("DEPTHWISE_CONV_2D", xs, w, bias, out, opts)
+
+
+def pool_model(op: str, xs: tuple, f: tuple, s: tuple, padding: str, act: str,
+               dtype: str = "float32", quant: dict | None = None,
+               out_quant: dict | None = None) -> bytes:
+    """A pooling op (AVERAGE_POOL_2D, MAX_POOL_2D, L2_POOL_2D) on input NHWC `xs` with filter
+    `f` and stride `s` (h, w); `quant`/`out_quant`: the input's/output's quantization."""
+    out = (xs[0], conv_out(xs[1], f[0], s[0], 1, padding), conv_out(xs[2], f[1], s[1], 1, padding),
+           xs[3])
+    return single_op_model(op, [("x", xs, dtype, quant)], [("y", out, dtype, out_quant)],
+                           padding=padding, stride_h=s[0], stride_w=s[1], filter_height=f[0],
+                           filter_width=f[1], fused_activation_function=act)
 
 
 # every dtype that data-movement ops move (quantized ones move the integers)

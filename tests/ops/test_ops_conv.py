@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from onert_py.model_builder import single_op_model
-from builders.single_op import conv_models, conv_out
+from builders.single_op import conv_models, conv_out, depthwise_models
 from op_harness import ACCUMULATE, check_op, rand
 
 
@@ -75,14 +75,8 @@ DW_CASES = {
 
 @pytest.mark.parametrize("case", list(DW_CASES))
 def test_depthwise_conv2d(backend, rng, case):
-    xs, (kh, kw), mult, s, d, padding, has_bias, act = DW_CASES[case]
-    cout = xs[3] * mult
-    w = rand(rng, (1, kh, kw, cout))
-    bias = rand(rng, (cout,)) if has_bias else None
-    out = (xs[0], conv_out(xs[1], kh, s, d, padding), conv_out(xs[2], kw, s, d, padding), cout)
-    opts = dict(padding=padding, stride_h=s, stride_w=s, dilation_h_factor=d,
-                dilation_w_factor=d, depth_multiplier=mult, fused_activation_function=act)
-    model, ref = conv_models("DEPTHWISE_CONV_2D", xs, w, bias, out, opts)
+    xs, kernel, mult, s, d, padding, has_bias, act = DW_CASES[case]
+    model, ref = depthwise_models(rng, xs, kernel, mult, (s, s), (d, d), padding, has_bias, act)
     check_op(model, [rand(rng, xs)], backend, reference=ref, **ACCUMULATE)
 
 

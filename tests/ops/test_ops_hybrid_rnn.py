@@ -144,7 +144,7 @@ def test_rnn(backend, rng, act, asym):
 def test_unidirectional_sequence_rnn(backend, rng, time_major, asym):
     shape = (3, 2, 4)
     model = seq_rnn_model(rng, rnn_slots, shape, time_major, "TANH",
-                                      asymmetric_quantize_inputs=asym)
+                          asymmetric_quantize_inputs=asym)
     check_stateful(model, seq_runs(rng, shape), backend)
 
 

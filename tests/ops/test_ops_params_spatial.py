@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from onert_py.model_builder import single_op_model
-from builders.single_op import conv_out
+from builders.single_op import depthwise_models, pool_model
 from op_harness import ACCUMULATE, check_op, rand
 
 POOLS = ["AVERAGE_POOL_2D", "MAX_POOL_2D", "L2_POOL_2D"]
@@ -27,14 +27,6 @@ POOL_GEOMETRY = {
     "2x2_s3_gaps": ((1, 8, 8, 1), (2, 2), (3, 3)),
     "5x5_s1": ((1, 6, 6, 2), (5, 5), (1, 1)),
 }
-
-
-def pool_model(op: str, xs, f, s, padding: str, act: str) -> bytes:
-    out = (xs[0], conv_out(xs[1], f[0], s[0], 1, padding), conv_out(xs[2], f[1], s[1], 1, padding),
-           xs[3])
-    return single_op_model(op, [("x", xs, "float32")], [("y", out, "float32")], padding=padding,
-                           stride_h=s[0], stride_w=s[1], filter_height=f[0], filter_width=f[1],
-                           fused_activation_function=act)
 
 
 @pytest.mark.parametrize("padding", ["SAME", "VALID"])
@@ -120,19 +112,9 @@ def test_depthwise_params(backend, rng, case):
     mult, (dh, dw), (sh, sw), padding = case
     k = DW_GRID.index(case)
     has_bias, act = k % 2 == 0, ACTS[k % len(ACTS)]
-    xs, (kh, kw) = (1, 9, 8, 2), (3, 2)
-    cout = xs[3] * mult
-    w = rand(rng, (1, kh, kw, cout))
-    bias = rand(rng, (cout,)) if has_bias else None
-    out = (xs[0], conv_out(xs[1], kh, sh, dh, padding), conv_out(xs[2], kw, sw, dw, padding), cout)
-    opts = dict(padding=padding, stride_h=sh, stride_w=sw, dilation_h_factor=dh,
-                dilation_w_factor=dw, depth_multiplier=mult, fused_activation_function=act)
-    model = single_op_model("DEPTHWISE_CONV_2D", [("x", xs, "float32"), w, bias],
-                            [("y", out, "float32")], **opts)
-    # the interpreter needs a bias: it runs the same convolution with a zero one
-    ref = None if has_bias else single_op_model(
-        "DEPTHWISE_CONV_2D", [("x", xs, "float32"), w, np.zeros(cout, np.float32)],
-        [("y", out, "float32")], **opts)
+    xs = (1, 9, 8, 2)
+    model, ref = depthwise_models(rng, xs, (3, 2), mult, (sh, sw), (dh, dw), padding, has_bias,
+                                  act)
     check_op(model, [rand(rng, xs)], backend, reference=ref, **ACCUMULATE)
 
 

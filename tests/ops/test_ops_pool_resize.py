@@ -7,7 +7,7 @@ import pytest
 
 import onert_py
 from onert_py.model_builder import single_op_model
-from builders.single_op import conv_out
+from builders.single_op import pool_model
 from op_harness import ACCUMULATE, ELEMENTWISE, check_op, rand, with_fallback
 
 POOLS = ["AVERAGE_POOL_2D", "MAX_POOL_2D", "L2_POOL_2D"]
@@ -31,11 +31,8 @@ POOL_CASES = {
 @pytest.mark.parametrize("case", list(POOL_CASES))
 @pytest.mark.parametrize("op", POOLS)
 def test_pool2d(backend, rng, op, case):
-    xs, (fh, fw), (sh, sw), padding, act = POOL_CASES[case]
-    out = (xs[0], conv_out(xs[1], fh, sh, 1, padding), conv_out(xs[2], fw, sw, 1, padding), xs[3])
-    model = single_op_model(op, [("x", xs, "float32")], [("y", out, "float32")],
-                            padding=padding, stride_h=sh, stride_w=sw, filter_height=fh,
-                            filter_width=fw, fused_activation_function=act)
+    xs, f, s, padding, act = POOL_CASES[case]
+    model = pool_model(op, xs, f, s, padding, act)
     low = -4 if op != "L2_POOL_2D" else 0
     check_op(model, [rand(rng, xs, low=low, high=8)], backend, **ACCUMULATE)
 

@@ -8,8 +8,6 @@ interpreter, then resets the state and checks that the first answer comes back.
 """
 from __future__ import annotations
 
-import os
-
 import numpy as np
 import pytest
 
@@ -17,11 +15,11 @@ import onert_py
 from onert_py.model_builder import ModelBuilder
 import rnn_harness
 from builders.rnn import VARIANTS, Lstm, rnn_model, rnn_weights, seq_rnn_model
+from builders.shared_models import model_path
 from op_harness import ACCUMULATE, assert_outputs
 from rnn_harness import tflite_runs
 
 TOL = ACCUMULATE
-MODELS_DIR = os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared", "models")
 
 
 def check_stateful(model: bytes, runs: list[list[np.ndarray]], tol=TOL,
@@ -174,10 +172,7 @@ def test_svdf(rng, rank, act, bias):
 
 # ---- the shared real model ---------------------------------------------------------------------
 def test_lstm_text_fused_matches_interpreter(backend):
-    path = os.path.join(MODELS_DIR, "lstm_text_fused.tflite")
-    if not os.path.exists(path):
-        pytest.skip(f"{path} not present (the shared models folder is outside the repo)")
-    with open(path, "rb") as f:
+    with open(model_path("lstm_text_fused"), "rb") as f:
         model = f.read()
     session = onert_py.Session(model, backends="cpu")
     info = session.inputs[0]

@@ -8,8 +8,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from builders.qadd import OPS_DTYPES, QPARAMS, SHAPES, binary_model, qp, rounding_inputs
-from builders.quant import all_pairs
+from builders.qadd import OPS_DTYPES, QPARAMS, SHAPES, qp, rounding_inputs
+from builders.quant import all_pairs, quantized_binary
 from quant_harness import check_qop, qrand
 
 
@@ -20,8 +20,8 @@ def test_addsub_all_pairs(backend, op, dtype, params, tail):
     a, b = all_pairs(dtype)
     n = a.size - tail
     qa, qb, qo = qp(dtype, params)
-    check_qop(binary_model(op, (n,), (n,), dtype, qa, qb, qo), [a[:n], b[:n]], backend)
-    check_qop(binary_model(op, (n,), (n,), dtype, qb, qa, qo), [b[:n], a[:n]], backend)
+    check_qop(quantized_binary(op, (n,), (n,), dtype, qa, qb, qo), [a[:n], b[:n]], backend)
+    check_qop(quantized_binary(op, (n,), (n,), dtype, qb, qa, qo), [b[:n], a[:n]], backend)
 
 
 @pytest.mark.parametrize("op,dtype", OPS_DTYPES)
@@ -33,7 +33,7 @@ def test_addsub_broadcast(backend, op, dtype, sa, sb, swap):
         sa, sb = sb, sa
     for params in ("ties", "third"):
         qa, qb, qo = qp(dtype, params)
-        check_qop(binary_model(op, sa, sb, dtype, qa, qb, qo),
+        check_qop(quantized_binary(op, sa, sb, dtype, qa, qb, qo),
                   [rounding_inputs(rng, sa, dtype, qa, qb),
                    rounding_inputs(rng, sb, dtype, qb, qa)], backend)
 
@@ -45,8 +45,8 @@ def test_addsub_activation(backend, op, dtype, act):
     qa, qb, qo = ([(0.0004, 0), (0.0007, 0), (0.0005, 0)] if dtype == "int16"
                   else qp(dtype, "mixed"))
     for sa, sb in [((4, 37), (4, 37)), ((4, 37), (37,)), ((4, 37), (4, 1))]:
-        check_qop(binary_model(op, sa, sb, dtype, qa, qb, qo, fused_activation_function=act),
-                  [qrand(rng, sa, dtype), qrand(rng, sb, dtype)], backend)
+        model = quantized_binary(op, sa, sb, dtype, qa, qb, qo, fused_activation_function=act)
+        check_qop(model, [qrand(rng, sa, dtype), qrand(rng, sb, dtype)], backend)
 
 
 # the interpreter refuses int16 ADD/SUB with nonzero zero points
@@ -65,7 +65,7 @@ def test_addsub_int16(backend, op, qa, qb, qo, sa, sb, pot_option):
     if op == "ADD" and pot and sa != sb:
         pytest.skip("the interpreter aborts on a broadcast int16 ADD of the power-of-two path")
     rng = np.random.default_rng(4)
-    model = binary_model(op, sa, sb, "int16", qa, qb, qo, pot_scale_int16=pot_option)
+    model = quantized_binary(op, sa, sb, "int16", qa, qb, qo, pot_scale_int16=pot_option)
     check_qop(model, [qrand(rng, sa, "int16"), qrand(rng, sb, "int16")], backend)
 
 
@@ -78,5 +78,5 @@ def test_add_extreme_scales(backend, dtype, scales, sa, sb):
     rng = np.random.default_rng(5)
     off = 128 if dtype == "uint8" else 0
     qa, qb, qo = [(s, z + off) for s, z in zip(scales, (3, -7, 9))]
-    check_qop(binary_model("ADD", sa, sb, dtype, qa, qb, qo),
+    check_qop(quantized_binary("ADD", sa, sb, dtype, qa, qb, qo),
               [qrand(rng, sa, dtype), qrand(rng, sb, dtype)], backend)

@@ -9,7 +9,7 @@ import pytest
 
 import onert_py
 from onert_py.model_builder import ModelBuilder, single_op_model
-from builders.qmove import CASES, case_model, concat_model, q
+from builders.qmove import CASES, case_model, concat_case, q
 from builders.quant import QTYPES, qdict
 from op_harness import with_fallback
 from quant_harness import check_qop, qrand
@@ -78,7 +78,7 @@ def test_q_padv2_constant(backend, dtype):
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_q_concat_same_params(backend, dtype):
     _, scale, zp = QTYPES[dtype]
-    shapes, model = concat_model(dtype, [(scale, zp)] * 3)
+    shapes, model = concat_case(dtype, [(scale, zp)] * 3)
     rng = np.random.default_rng(3)
     check_qop(model, [qrand(rng, s, dtype) for s in shapes], backend)
 
@@ -86,7 +86,7 @@ def test_q_concat_same_params(backend, dtype):
 def test_q_concat_uint8_requantizes(backend):
     """uint8 CONCATENATION rescales each input with other parameters to the output's."""
     _, scale, zp = QTYPES["uint8"]
-    shapes, model = concat_model("uint8", [(scale * 0.5, 10), (scale, zp), (scale * 3.3, 200)])
+    shapes, model = concat_case("uint8", [(scale * 0.5, 10), (scale, zp), (scale * 3.3, 200)])
     rng = np.random.default_rng(4)
     xs = [qrand(rng, s, "uint8") for s in shapes]
     xs[0][0, :] = [1, 3, 5]                   # exact .5 ties of q * 0.5
@@ -96,7 +96,7 @@ def test_q_concat_uint8_requantizes(backend):
 @pytest.mark.parametrize("dtype", ["int8", "int16"])
 def test_q_concat_refuses_requantization(backend, dtype):
     _, scale, zp = QTYPES[dtype]
-    _, model = concat_model(dtype, [(scale, zp), (scale * 2, zp), (scale, zp)])
+    _, model = concat_case(dtype, [(scale, zp), (scale * 2, zp), (scale, zp)])
     with pytest.raises(onert_py.CompileError, match="same scale and zero point"):
         onert_py.Session(model, backends=with_fallback(backend))
 

@@ -8,9 +8,8 @@ import numpy as np
 import pytest
 
 from onert_py.errors import ExecutionError, OnertPyError
-from onert_py.model_builder import single_op_model
 from op_harness import run_onert
-from builders.quant import qspec
+from builders.quant import quantized_binary
 from quant_harness import check_qop, qrand
 
 QPARAMS = {  # (scale, zp) of a, b, out
@@ -24,9 +23,7 @@ QPARAMS = {  # (scale, zp) of a, b, out
 
 
 def div_model(sa, sb, qa, qb, qo, dtype="uint8", **options):
-    so = np.broadcast_shapes(sa, sb)
-    return single_op_model("DIV", [qspec("a", sa, dtype, *qa), qspec("b", sb, dtype, *qb)],
-                           [qspec("y", so, dtype, *qo)], **options)
+    return quantized_binary("DIV", sa, sb, dtype, qa, qb, qo, **options)
 
 
 def nonzero_pairs(zp2: int):

@@ -16,7 +16,7 @@ import onert_py.backends.cpu.ops.quant.qlstm  # noqa: F401  (registers the kerne
 from onert_py.model_builder import ModelBuilder
 from builders.quant import qdict
 from op_harness import with_fallback
-from rnn_harness import check_int_stateful
+from rnn_harness import check_int_stateful, int8_runs
 
 
 class IntLstm:
@@ -107,10 +107,6 @@ class IntLstm:
                   **opts)
         mb.add_output(y)
         return mb.build()
-
-
-def int8_runs(rng, shape, n=3):
-    return [[rng.integers(-128, 128, shape).astype(np.int8)] for _ in range(n)]
 
 
 # output-state zero point 0 throughout (see test_nonzero_output_state_zero_point); the hidden

@@ -8,10 +8,9 @@ import numpy as np
 import pytest
 
 from onert_py.errors import OnertPyError
-from onert_py.model_builder import single_op_model
 from op_harness import run_onert
-from builders.qmul import QPARAMS, mul_model, qp
-from builders.quant import all_pairs, qspec
+from builders.qmul import QPARAMS, qp
+from builders.quant import all_pairs, quantized_binary
 from quant_harness import check_qop, qrand
 
 
@@ -22,7 +21,7 @@ def test_mul_all_pairs(backend, dtype, params, tail):
     a, b = all_pairs(dtype)
     n = a.size - tail
     qa, qb, qo = qp(dtype, params)
-    check_qop(mul_model((n,), (n,), dtype, qa, qb, qo), [a[:n], b[:n]], backend)
+    check_qop(quantized_binary("MUL", (n,), (n,), dtype, qa, qb, qo), [a[:n], b[:n]], backend)
 
 
 SHAPES = [((64, 3, 27), (27,)), ((64, 3, 27), (64, 3, 1)), ((64, 13), (64, 1)),
@@ -42,7 +41,7 @@ def test_mul_broadcast(backend, dtype, sa, sb, swap):
         sa, sb = sb, sa
     for params in ("big", "small"):
         qa, qb, qo = qp(dtype, params)
-        check_qop(mul_model(sa, sb, dtype, qa, qb, qo),
+        check_qop(quantized_binary("MUL", sa, sb, dtype, qa, qb, qo),
                   [qrand(rng, sa, dtype), qrand(rng, sb, dtype)], backend)
 
 
@@ -53,8 +52,9 @@ def test_mul_activation(backend, dtype, act):
     qa, qb, qo = ([(0.004, 0), (0.007, 0), (0.0005, 0)] if dtype == "int16"
                   else qp(dtype, "mixed"))
     for sa, sb in [((4, 37), (4, 37)), ((4, 37), (37,)), ((4, 37), (4, 1))]:
-        check_qop(mul_model(sa, sb, dtype, qa, qb, qo, fused_activation_function=act),
-                  [qrand(rng, sa, dtype), qrand(rng, sb, dtype)], backend)
+        model = quantized_binary("MUL", sa, sb, dtype, qa, qb, qo,
+                                 fused_activation_function=act)
+        check_qop(model, [qrand(rng, sa, dtype), qrand(rng, sb, dtype)], backend)
 
 
 INT16_PARAMS = [((0.001, 0), (0.002, 0), (0.003, 0)), ((0.0001, 0), (0.00002, 0), (0.3, 0)),
@@ -65,7 +65,7 @@ INT16_PARAMS = [((0.001, 0), (0.002, 0), (0.003, 0)), ((0.0001, 0), (0.00002, 0)
 @pytest.mark.parametrize("sa,sb", [((3, 41), (3, 41)), ((3, 41), (41,)), ((2, 1, 5), (1, 3, 1))])
 def test_mul_int16(backend, qa, qb, qo, sa, sb):
     rng = np.random.default_rng(4)
-    check_qop(mul_model(sa, sb, "int16", qa, qb, qo),
+    check_qop(quantized_binary("MUL", sa, sb, "int16", qa, qb, qo),
               [qrand(rng, sa, "int16"), qrand(rng, sb, "int16")], backend)
 
 
@@ -79,14 +79,15 @@ def test_mul_int16_to_8bit(backend, out_dtype, qa, qb, qo, act):
     rng = np.random.default_rng(6)
     qo = (qo[0], qo[1] + (128 if out_dtype == "uint8" else 0))
     for shape in [(3, 41), (2, 3, 5)]:
-        check_qop(mul_model(shape, shape, "int16", qa, qb, qo, out_dtype,
-                            fused_activation_function=act),
+        check_qop(quantized_binary("MUL", shape, shape, "int16", qa, qb, qo, out_dtype,
+                                   fused_activation_function=act),
                   [qrand(rng, shape, "int16"), qrand(rng, shape, "int16")], backend)
 
 
 def test_mul_int16_to_8bit_broadcast_refused(backend):
     """The interpreter aborts on a broadcast of the legacy path; onert_py refuses it."""
-    model = mul_model((3, 41), (41,), "int16", (0.001, 0), (0.002, 0), (0.003, 0), "int8")
+    model = quantized_binary("MUL", (3, 41), (41,), "int16", (0.001, 0), (0.002, 0), (0.003, 0),
+                             "int8")
     with pytest.raises(OnertPyError):
         run_onert(model, [np.zeros((3, 41), np.int16), np.zeros(41, np.int16)], backend)
 
@@ -96,26 +97,20 @@ def test_mul_int16_to_8bit_broadcast_refused(backend):
 def test_mul_refused(backend, dtype, out_dtype, zp):
     """Forms the interpreter refuses (int16 with zero points, mixed 8-bit types) are refused
     when the model is compiled."""
-    model = mul_model((4,), (4,), dtype, (0.1, zp), (0.1, 0), (0.1, 0), out_dtype)
+    model = quantized_binary("MUL", (4,), (4,), dtype, (0.1, zp), (0.1, 0), (0.1, 0), out_dtype)
     with pytest.raises(OnertPyError):
         run_onert(model, [np.zeros(4, dtype)] * 2, backend)
 
 
 # ------------------------------------------------------------------ SQUARED_DIFFERENCE (int8)
-def sqdiff_model(sa, sb, dtype, qa, qb, qo):
-    so = np.broadcast_shapes(sa, sb)
-    return single_op_model("SQUARED_DIFFERENCE",
-                           [qspec("a", sa, dtype, *qa), qspec("b", sb, dtype, *qb)],
-                           [qspec("y", so, dtype, *qo)])
-
-
 @pytest.mark.parametrize("qa,qb,qo", [((0.03, 3), (0.07, -15), (0.05, -100)),
                                       ((0.07, 3), (0.03, -15), (0.004, -128)),
                                       ((0.2, -1), (0.2, 5), (0.00001, 7)),
                                       ((0.03, 0), (0.07, 0), (2.0, 0))])
 def test_squared_difference_all_pairs(backend, qa, qb, qo):
     a, b = all_pairs("int8")
-    check_qop(sqdiff_model(a.shape, b.shape, "int8", qa, qb, qo), [a, b], backend)
+    model = quantized_binary("SQUARED_DIFFERENCE", a.shape, b.shape, "int8", qa, qb, qo)
+    check_qop(model, [a, b], backend)
 
 
 @pytest.mark.parametrize("sa,sb", [((64, 3, 27), (27,)), ((64, 13), (64, 1)), ((1,), (5, 9)),
@@ -123,8 +118,8 @@ def test_squared_difference_all_pairs(backend, qa, qb, qo):
 def test_squared_difference_broadcast(backend, sa, sb):
     rng = np.random.default_rng(8)
     for qa, qb in [((0.03, 3), (0.07, -15)), ((0.07, 3), (0.03, -15))]:
-        check_qop(sqdiff_model(sa, sb, "int8", qa, qb, (0.01, -120)),
-                  [qrand(rng, sa, "int8"), qrand(rng, sb, "int8")], backend)
+        model = quantized_binary("SQUARED_DIFFERENCE", sa, sb, "int8", qa, qb, (0.01, -120))
+        check_qop(model, [qrand(rng, sa, "int8"), qrand(rng, sb, "int8")], backend)
 
 
 @pytest.mark.parametrize("dtype,qo", [("int8", (0.0000002, 0)), ("uint8", (0.05, 128)),
@@ -133,6 +128,6 @@ def test_squared_difference_refused(backend, dtype, qo):
     """uint8/int16 (the interpreter refuses them) and an output multiplier >= 1 (the
     interpreter aborts) are refused when the model is compiled."""
     zp = 128 if dtype == "uint8" else 0
-    model = sqdiff_model((4,), (4,), dtype, (0.03, zp), (0.07, zp), qo)
+    model = quantized_binary("SQUARED_DIFFERENCE", (4,), (4,), dtype, (0.03, zp), (0.07, zp), qo)
     with pytest.raises(OnertPyError):
         run_onert(model, [np.zeros(4, dtype)] * 2, backend)

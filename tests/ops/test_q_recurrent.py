@@ -16,7 +16,7 @@ from onert_py.model_builder import ModelBuilder
 import rnn_harness
 from builders.quant import qdict
 from op_harness import with_fallback
-from rnn_harness import check_int_stateful
+from rnn_harness import check_int_stateful, int8_runs
 
 
 # ---- SVDF ----------------------------------------------------------------------------------------
@@ -46,10 +46,6 @@ def int_svdf_model(rng, batch, n_input, units, rank, memory, bias=True, scales=N
     mb.add_op("SVDF", [x, wf, wt, b, state], [y], rank=rank, fused_activation_function=act)
     mb.add_output(y)
     return mb.build()
-
-
-def int8_runs(rng, shape, n):
-    return [[rng.integers(-128, 128, shape).astype(np.int8)] for _ in range(n)]
 
 
 @pytest.mark.parametrize("batch,n_input,units,rank,memory,bias", [

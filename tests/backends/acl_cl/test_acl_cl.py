@@ -3,13 +3,13 @@ host <-> device copies, and whole models against the interpreter."""
 from __future__ import annotations
 
 import gc
-import os
 from types import SimpleNamespace
 
 import numpy as np
 import pytest
 
 import onert_py
+from builders.shared_models import model_path
 from onert_py.backends.acl_cl import device as cl_device
 from onert_py.backends.acl_cl import program_cache
 from onert_py.backends.acl_cl.backend import ClConfig
@@ -17,7 +17,6 @@ from onert_py.core.compiler.backend_manager import manager
 from onert_py.errors import BackendNotAvailableError, CompileError
 from onert_py.model_builder import single_op_model
 from oracle import tflite_run
-from paths import MODELS_DIR as MODELS
 
 
 def _cl_or_skip():
@@ -177,9 +176,7 @@ def test_permute_between_cpu_and_device():
                                            ("transformer_block", "acl_cl")])
 def test_models_match_interpreter(name, backends):
     _cl_or_skip()
-    path = os.path.join(MODELS, f"{name}.tflite")
-    if not os.path.exists(path):
-        pytest.skip(f"{path} is not here")
+    path = model_path(name)
     with onert_py.Session(path, backends=backends) as s:
         rng = np.random.default_rng(0)
         x = [rng.random(t.shape).astype(t.dtype) for t in s.inputs]

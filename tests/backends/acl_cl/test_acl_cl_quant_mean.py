@@ -11,21 +11,11 @@ import pytest
 import onert_py
 from builders import qpool
 from builders.quant import qspec
+from cl_harness import check_on_cl, placed
 from onert_py.model_builder import single_op_model
-from quant_harness import check_qop, qrand
+from quant_harness import qrand
 
 pytestmark = pytest.mark.usefixtures("cl_ready")   # skip where no OpenCL device builds
-
-
-def placed(model, backends="acl_cl;cpu") -> set:
-    """The backends of the model's own ops (not the builtin I/O permutes)."""
-    with onert_py.Session(model, backends=backends) as s:
-        return s.placement().used_backends - {"builtin"}
-
-
-def check_on_cl(model, xs):
-    assert placed(model) == {"acl_cl"}
-    check_qop(model, xs, backends="acl_cl")
 
 
 @pytest.mark.parametrize("ratio", list(qpool.RATIOS))

@@ -1,7 +1,8 @@
 """acl_cl's quantized 8-bit Reshape/Squeeze/ExpandDims, Concat, Pool2D, Conv2D,
 DepthwiseConv2D, ADD/SUB/MUL and Softmax against the interpreter, bit-exact, on the model
-builders of tests/ops/test_q_*.py; every op must be placed on acl_cl (the session runs with
-acl_cl alone). int16 forms and parameters acl_cl refuses fall back to cpu with a reason."""
+builders of tests/builders (those of the cpu tests, tests/ops/test_q_*.py); every op must be
+placed on acl_cl (the session runs with acl_cl alone). int16 forms and parameters acl_cl
+refuses fall back to cpu with a reason."""
 from __future__ import annotations
 
 import numpy as np
@@ -10,23 +11,12 @@ import pytest
 import onert_py
 from builders import qadd as qb
 from builders import qconv, qmove, qmul, qpool
-from builders.quant import QTYPES, all_pairs, qspec, quantized_unary, softmax_model
-from onert_py.model_builder import single_op_model
-from quant_harness import check_qop, qrand
+from builders.quant import QTYPES, all_pairs, quantized_binary, quantized_unary, softmax_model
+from cl_harness import check_on_cl, placed
+from quant_harness import qrand
 
 
 pytestmark = pytest.mark.usefixtures("cl_ready")   # skip where no OpenCL device builds
-
-
-def placed(model) -> set:
-    """The backends of the model's own ops (not the builtin I/O permutes)."""
-    with onert_py.Session(model, backends="acl_cl;cpu") as s:
-        return s.placement().used_backends - {"builtin"}
-
-
-def check_on_cl(model, xs):
-    assert placed(model) == {"acl_cl"}
-    check_qop(model, xs, backends="acl_cl")
 
 
 @pytest.mark.parametrize("name", ["reshape", "squeeze", "expand_dims"])
@@ -46,17 +36,15 @@ def test_q_reshape_other_params_stays_on_cpu():
 def test_q_concat(dtype, axis):
     _, scale, zp = QTYPES[dtype]
     shapes = [(2, 3), (1, 3), (4, 3)] if axis == 0 else [(2, 3), (2, 1), (2, 4)]
-    ins = [qspec(f"x{i}", s, dtype, scale, zp) for i, s in enumerate(shapes)]
-    out = qspec("y", (7, 3) if axis == 0 else (2, 8), dtype, scale, zp)
-    model = single_op_model("CONCATENATION", ins, [out], axis=axis)
+    model = qmove.concat_model(shapes, axis, dtype, [(scale, zp)] * 3, (scale, zp))
     rng = np.random.default_rng(3)
     check_on_cl(model, [qrand(rng, s, dtype) for s in shapes])
 
 
 def test_q_concat_uint8_requantizes():
     _, scale, zp = QTYPES["uint8"]
-    shapes, model = qmove.concat_model("uint8", [(scale * 0.5, 10), (scale, zp),
-                                                 (scale * 3.3, 200)])
+    shapes, model = qmove.concat_case("uint8", [(scale * 0.5, 10), (scale, zp),
+                                                (scale * 3.3, 200)])
     rng = np.random.default_rng(4)
     xs = [qrand(rng, s, "uint8") for s in shapes]
     xs[0][0, :] = [1, 3, 5]                   # exact .5 ties of q * 0.5
@@ -65,7 +53,7 @@ def test_q_concat_uint8_requantizes():
 
 def test_q_concat_int8_other_params_refused_on_acl_cl():
     _, scale, zp = QTYPES["int8"]
-    _, model = qmove.concat_model("int8", [(scale, zp), (scale * 2, zp), (scale, zp)])
+    _, model = qmove.concat_case("int8", [(scale, zp), (scale * 2, zp), (scale, zp)])
     with pytest.raises(onert_py.CompileError):
         onert_py.Session(model, backends="acl_cl")
 
@@ -126,7 +114,7 @@ def test_q_addsub_all_pairs(op, dtype, params):
     a, b = all_pairs(dtype)
     n = a.size - 5          # a scalar tail after the vector loop
     qa, qbb, qo = qb.qp(dtype, params)
-    check_on_cl(qb.binary_model(op, (n,), (n,), dtype, qa, qbb, qo), [a[:n], b[:n]])
+    check_on_cl(quantized_binary(op, (n,), (n,), dtype, qa, qbb, qo), [a[:n], b[:n]])
 
 
 @pytest.mark.parametrize("op,dtype", qb.OPS_DTYPES)
@@ -134,7 +122,7 @@ def test_q_addsub_all_pairs(op, dtype, params):
 def test_q_addsub_broadcast(op, dtype, sa, sb):
     rng = np.random.default_rng(7)
     qa, qbb, qo = qb.qp(dtype, "third")
-    check_on_cl(qb.binary_model(op, sa, sb, dtype, qa, qbb, qo),
+    check_on_cl(quantized_binary(op, sa, sb, dtype, qa, qbb, qo),
                 [qb.rounding_inputs(rng, sa, dtype, qa, qbb),
                  qb.rounding_inputs(rng, sb, dtype, qbb, qa)])
 
@@ -144,8 +132,8 @@ def test_q_addsub_broadcast(op, dtype, sa, sb):
 def test_q_add_activation(dtype, act):
     rng = np.random.default_rng(3)
     qa, qbb, qo = qb.qp(dtype, "mixed")
-    model = qb.binary_model("ADD", (5, 19), (5, 19), dtype, qa, qbb, qo,
-                            fused_activation_function=act)
+    model = quantized_binary("ADD", (5, 19), (5, 19), dtype, qa, qbb, qo,
+                             fused_activation_function=act)
     check_on_cl(model, [qrand(rng, (5, 19), dtype), qrand(rng, (5, 19), dtype)])
 
 
@@ -156,12 +144,12 @@ def test_q_mul(dtype, sa, sb):
     rng = np.random.default_rng(7)
     for params in ("big", "small"):
         qa, qbb, qo = qmul.qp(dtype, params)
-        check_on_cl(qmul.mul_model(sa, sb, dtype, qa, qbb, qo),
+        check_on_cl(quantized_binary("MUL", sa, sb, dtype, qa, qbb, qo),
                     [qrand(rng, sa, dtype), qrand(rng, sb, dtype)])
 
 
 def test_q_add_int16_stays_on_cpu():
-    model = qb.binary_model("ADD", (3, 4), (3, 4), "int16", (0.001, 0), (0.002, 0), (0.003, 0))
+    model = quantized_binary("ADD", (3, 4), (3, 4), "int16", (0.001, 0), (0.002, 0), (0.003, 0))
     assert "acl_cl" not in placed(model)
 
 

@@ -10,11 +10,11 @@ import numpy as np
 import pytest
 
 import onert_py
+from builders.shared_models import model_path
 from onert_py.backends.acl_cl.backend import ClConfig
 from onert_py.errors import ExecutionError
 from onert_py.model_builder import single_op_model
 from oracle import tflite_run
-from paths import MODELS_DIR as MODELS
 from paths import TOOLS
 
 
@@ -105,9 +105,7 @@ def test_opencl_check_failure_names_fix(monkeypatch, capsys):
                                                         "Softmax": "acl_cl"}}),
 ])
 def test_models_on_acl_cl_and_mixed(cl_ready, name, backends, config):
-    path = os.path.join(MODELS, f"{name}.tflite")
-    if not os.path.exists(path):
-        pytest.skip(f"{path} is not here")
+    path = model_path(name)
     with onert_py.Session(path, backends=backends, config=config) as s:
         rng = np.random.default_rng(0)
         x = [rng.random(t.shape).astype(t.dtype) for t in s.inputs]

@@ -8,11 +8,11 @@ import numpy as np
 import pytest
 
 import neon_harness
-from builders.qadd import QPARAMS, binary_model
+from builders.qadd import QPARAMS
 from builders.qadd import qp as add_qp
 from builders.qmatmul import A_SCALE, B_SCALE, SHAPES, bmm_model, case, out_shape
 from builders.qpool import RATIOS, reduce_model
-from builders.quant import all_pairs
+from builders.quant import all_pairs, quantized_binary
 from neon_harness import ISAS, check_threads
 from op_harness import kernels
 from onert_py import Session
@@ -31,8 +31,8 @@ def test_addsub_all_pairs_each_isa(isa, op, dtype, params):
     a, b = all_pairs(dtype)
     n = a.size - 13
     act = "RELU6" if params == "third" else "NONE"
-    model = binary_model(op, (n,), (n,), dtype, *add_qp(dtype, params),
-                         fused_activation_function=act)
+    model = quantized_binary(op, (n,), (n,), dtype, *add_qp(dtype, params),
+                             fused_activation_function=act)
     check_threads(model, [a[:n], b[:n]])
 
 
@@ -41,8 +41,8 @@ def test_addsub_all_pairs_each_isa(isa, op, dtype, params):
 @pytest.mark.parametrize("dtype", ["int8", "uint8"])
 def test_add_shapes_each_isa(isa, shape, dtype):
     rng = np.random.default_rng([len(shape), *shape])
-    model = binary_model("ADD", shape, shape, dtype, *add_qp(dtype, "wide"),
-                         fused_activation_function="RELU")
+    model = quantized_binary("ADD", shape, shape, dtype, *add_qp(dtype, "wide"),
+                             fused_activation_function="RELU")
     check_threads(model, [qrand(rng, shape, dtype), qrand(rng, shape, dtype)])
 
 

@@ -8,22 +8,13 @@ import numpy as np
 import pytest
 
 import neon_harness
-from builders.quant import qspec
+from builders.qmove import concat_model
 from neon_harness import check_threads, neon_isas
-from onert_py.model_builder import single_op_model
 from quant_harness import qrand
 
 pytestmark = pytest.mark.skipif(not neon_isas("quant", "movement"),
                                 reason="acl_neon's native modules are not built")
 isa = neon_harness.isa          # the fixture: each ISA level of the native modules
-
-
-def concat_model(shapes, axis, dtype, qins, qout):
-    out_shape = list(shapes[0])
-    out_shape[axis] = sum(s[axis] for s in shapes)
-    ins = [qspec(f"x{k}", s, dtype, *q) for k, (s, q) in enumerate(zip(shapes, qins))]
-    return single_op_model("CONCATENATION", ins, [qspec("y", out_shape, dtype, *qout)],
-                           axis=axis)
 
 
 CASES = {

@@ -7,13 +7,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from builders.qadd import SHAPES, binary_model
+from builders.qadd import SHAPES
 from builders.qadd import qp as add_qp
 from builders.qfc import GRID, REALS, fc_model, make_case
-from builders.qmul import mul_model
 from builders.qmul import qp as mul_qp
 from builders.qpool import POOL_CASES, pool_model
-from builders.quant import all_pairs, quantized_unary
+from builders.quant import all_pairs, quantized_binary, quantized_unary
 from neon_harness import ISAS, check_threads
 from quant_harness import qrand
 
@@ -52,7 +51,7 @@ def test_addsub_all_pairs(op, dtype, tail):
     a, b = all_pairs(dtype)
     n = a.size - tail
     qa, qb, qo = add_qp(dtype, "ties")
-    check_threads(binary_model(op, (n,), (n,), dtype, qa, qb, qo), [a[:n], b[:n]])
+    check_threads(quantized_binary(op, (n,), (n,), dtype, qa, qb, qo), [a[:n], b[:n]])
 
 
 @pytest.mark.parametrize("op", ["ADD", "MUL"])
@@ -61,10 +60,10 @@ def test_addsub_all_pairs(op, dtype, tail):
 def test_binary_broadcast(op, dtype, sa, sb):
     rng = np.random.default_rng(7)
     if op == "ADD":
-        model = binary_model(op, sa, sb, dtype, *add_qp(dtype, "mixed"),
-                             fused_activation_function="RELU6")
+        model = quantized_binary(op, sa, sb, dtype, *add_qp(dtype, "mixed"),
+                                 fused_activation_function="RELU6")
     else:
-        model = mul_model(sa, sb, dtype, *mul_qp(dtype, "big"))
+        model = quantized_binary("MUL", sa, sb, dtype, *mul_qp(dtype, "big"))
     check_threads(model, [qrand(rng, sa, dtype), qrand(rng, sb, dtype)])
 
 

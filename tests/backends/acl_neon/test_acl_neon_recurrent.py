@@ -5,16 +5,15 @@ odd sizes. The state tensors are variables: each check runs a session several ti
 every run with consecutive invocations of one interpreter, after a reset at each ISA level."""
 from __future__ import annotations
 
-import os
-
 import numpy as np
 import pytest
 
 import onert_py
+from builders.rnn import rnn_weights
+from builders.shared_models import model_path
 from onert_py.backends.acl_neon import native
 from onert_py.model_builder import ModelBuilder
 from op_harness import ACCUMULATE, assert_outputs, backend_or_skip
-from paths import MODELS_DIR
 from rnn_harness import kernel_names, seq_runs, tflite_runs
 
 
@@ -85,8 +84,7 @@ def rnn_model(rng, op: str, shape, units: int, act: str, **opts) -> bytes:
     mb = ModelBuilder()
     batch = shape[0] if op == "RNN" or not opts.get("time_major", True) else shape[1]
     x = mb.add_input("x", shape)
-    ws = [mb.add_const(n, rng.uniform(-0.6, 0.6, d).astype(np.float32))
-          for n, d in (("w", (units, shape[-1])), ("r", (units, units)), ("b", (units,)))]
+    ws = rnn_weights(rng, mb, "", units, shape[-1])
     h = mb.add_tensor("h", (batch, units), is_variable=True)
     y = mb.add_tensor("y", tuple(shape[:-1]) + (units,))
     mb.add_op(op, [x, *ws, h], [y], fused_activation_function=act, **opts)
@@ -157,10 +155,7 @@ def test_layer_norm_lstm_stays_on_cpu(rng):
 
 
 def test_lstm_text_fused_on_acl_neon():
-    path = os.path.join(MODELS_DIR, "lstm_text_fused.tflite")
-    if not os.path.exists(path):
-        pytest.skip(f"{path} not present (the shared models folder is outside the repo)")
-    with open(path, "rb") as f:
+    with open(model_path("lstm_text_fused"), "rb") as f:
         model = f.read()
     sess = onert_py.Session(model, backends="acl_neon;cpu")
     assert "acl_neon.UnidirectionalSequenceLstmLayer" in kernel_names(sess)

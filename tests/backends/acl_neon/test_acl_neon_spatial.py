@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import onert_py
-from builders.single_op import conv_models, conv_out
+from builders.single_op import depthwise_models, pool_model
 from onert_py.model_builder import ModelBuilder, single_op_model
 from op_harness import assert_outputs, backend_or_skip, rand, session_internals
 from oracle import tflite_run
@@ -61,14 +61,8 @@ DEPTHWISE = {
 @pytest.mark.parametrize("case", list(DEPTHWISE))
 def test_depthwise(case):
     rng = np.random.default_rng(3)
-    xs, (kh, kw), mult, s, d, padding, has_bias, act = DEPTHWISE[case]
-    cout = xs[3] * mult
-    w = rand(rng, (1, kh, kw, cout))
-    bias = rand(rng, (cout,)) if has_bias else None
-    out = (xs[0], conv_out(xs[1], kh, s, d, padding), conv_out(xs[2], kw, s, d, padding), cout)
-    opts = dict(padding=padding, stride_h=s, stride_w=s, dilation_h_factor=d,
-                dilation_w_factor=d, depth_multiplier=mult, fused_activation_function=act)
-    model, ref = conv_models("DEPTHWISE_CONV_2D", xs, w, bias, out, opts)
+    xs, kernel, mult, s, d, padding, has_bias, act = DEPTHWISE[case]
+    model, ref = depthwise_models(rng, xs, kernel, mult, (s, s), (d, d), padding, has_bias, act)
     x = rand(rng, xs)
     check_every_isa(model, [x], tflite_run(ref or model, [x]))
 
@@ -109,11 +103,8 @@ POOLS = {
 @pytest.mark.parametrize("op", ["AVERAGE_POOL_2D", "MAX_POOL_2D"])
 def test_pool(op, case):
     rng = np.random.default_rng(5)
-    xs, (fh, fw), s, padding, act = POOLS[case]
-    out = (xs[0], conv_out(xs[1], fh, s, 1, padding), conv_out(xs[2], fw, s, 1, padding), xs[3])
-    model = single_op_model(op, [("x", xs, "float32")], [("y", out, "float32")],
-                            padding=padding, stride_h=s, stride_w=s, filter_height=fh,
-                            filter_width=fw, fused_activation_function=act)
+    xs, f, s, padding, act = POOLS[case]
+    model = pool_model(op, xs, f, (s, s), padding, act)
     x = rand(rng, xs, low=-4, high=8)
     check_every_isa(model, [x], tflite_run(model, [x]))
 
