@@ -7,12 +7,14 @@ the parts of `prepare` only it needs). `backend_id` names the backend in refusal
 sets it on each class it registers (KernelRegistry.register)."""
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Callable
 
 import numpy as np
 
 from ..backend.kernel import Kernel
 from ..ir import Graph, Operation
+from .forms import quantized
 
 F32 = frozenset({np.dtype(np.float32)})
 NUMERIC = frozenset(np.dtype(t) for t in (np.float32, np.int32, np.int64))
@@ -115,8 +117,20 @@ def conv_padding(padding: str, h: int, w: int, kh: int, kw: int, sh: int, sw: in
     return 0, 0, 0, 0
 
 
+@lru_cache(maxsize=None)
 def refusing_as(base: type, backend_id: str) -> type:
     """`base` (a core op class) naming `backend_id` in its refusals: for a backend that checks
     with the core's `supports` that a form of an op exists (e.g. which quantized dtypes TFLite
     takes) while its own kernel computes it another way."""
     return type(base.__name__, (base,), {"backend_id": backend_id, "__module__": base.__module__})
+
+
+def quantized_form_supports(kernel: type, op: Operation, graph: Graph) -> tuple[bool, str]:
+    """Whether a quantized `op` is a form TFLite has, by the checks of `kernel.quantized_form`
+    (the op's core Q<Op>Base), with `kernel.backend_id` in the refusal: for kernels that move
+    quantized values without the quantized kernel (byte copies). (True, "") when the op is not
+    quantized or the kernel names no quantized form."""
+    form = getattr(kernel, "quantized_form", None)
+    if form is None or not quantized(op, graph):
+        return True, ""
+    return refusing_as(form, kernel.backend_id).supports(op, graph)

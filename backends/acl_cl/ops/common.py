@@ -6,7 +6,7 @@ import numpy as np
 
 from ....core.backend import Kernel, KernelRegistry
 from ....core.ir import Graph, Operation
-from ....core.ops.forms import quantized
+from ....core.ops.base import quantized_form_supports
 from ....errors import CompileError, ExecutionError
 
 kernels = KernelRegistry("acl_cl")
@@ -147,7 +147,7 @@ class ByteKernel(ClKernel):
     8-bit quantized ones must share one scale and zero point (bytes are not requantized)."""
 
     in_types = out_types = DATA
-    # where set: the op's core Q<Op>Base (core/ops, as `refusing_as` names it for acl_cl); a
+    # where set: the op's core Q<Op>Base (core/ops/base.py quantized_form_supports); a
     # quantized op must pass its checks, so acl_cl copies only the quantized forms TFLite has
     quantized_form: type | None = None
 
@@ -156,10 +156,9 @@ class ByteKernel(ClKernel):
         ok, why = super().supports(op, graph)
         if not ok:
             return ok, why
-        if cls.quantized_form is not None and quantized(op, graph):
-            ok, why = cls.quantized_form.supports(op, graph)
-            if not ok:
-                return ok, why
+        ok, why = quantized_form_supports(cls, op, graph)
+        if not ok:
+            return ok, why
         data = [graph.operands[i] for p, i in enumerate(op.inputs)
                 if i >= 0 and p not in cls.params_at and p not in cls.index_at]
         data += [graph.operands[i] for i in op.outputs if i >= 0]

@@ -6,7 +6,6 @@ from typing import Callable
 
 import numpy as np
 
-from ....core.ops.base import refusing_as
 from ....core.ops.space_depth import (QDepthToSpaceBase, QSpaceToDepthBase, depth_to_space,
                                       space_to_depth)
 from .common import register
@@ -26,11 +25,11 @@ class BlockMoveLayer(SpatialLayer):
 
 @register("DepthToSpace")
 class DepthToSpaceLayer(BlockMoveLayer):
-    quantized_form = refusing_as(QDepthToSpaceBase, "acl_cl")     # int8 and uint8 only
+    quantized_form = QDepthToSpaceBase     # int8 and uint8 only
     geometry = staticmethod(depth_to_space)
 
 
 @register("SpaceToDepth")
 class SpaceToDepthLayer(BlockMoveLayer):
-    quantized_form = refusing_as(QSpaceToDepthBase, "acl_cl")     # int8 and uint8 only
+    quantized_form = QSpaceToDepthBase     # int8 and uint8 only
     geometry = staticmethod(space_to_depth)

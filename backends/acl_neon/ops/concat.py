@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from ....core.ops.base import refusing_as
 from ....core.ops.concat import ConcatBase, PackBase, QConcatBase, QPackBase
 from .base import register
 from .movement import NeonMove
@@ -30,7 +29,7 @@ def concat_views(srcs: list, out: np.ndarray, axis: int) -> list[tuple]:
 @register("Concat")
 class ConcatLayer(NeonMove, ConcatBase):
     quantized = True      # the quantized forms are sorted out in quant_copy
-    quantized_form = refusing_as(QConcatBase, "acl_neon")
+    quantized_form = QConcatBase
     requant_refusal = ("acl_neon requantizes uint8 CONCATENATION inputs only (quant_concat); "
                        "int8/int16 inputs with other parameters run on cpu")
 
@@ -49,7 +48,7 @@ class ConcatLayer(NeonMove, ConcatBase):
 
 @register("Pack")
 class PackLayer(NeonMove, PackBase):
-    quantized_form = refusing_as(QPackBase, "acl_neon")
+    quantized_form = QPackBase
     requant_refusal = "acl_neon packs quantized tensors only with the output's parameters"
 
     def build(self) -> None:

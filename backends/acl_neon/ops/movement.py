@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ....core.ops.base import quantized_form_supports
 from ....core.ops.forms import quantized
 from .base import NeonMixin
 
@@ -56,8 +57,8 @@ class NeonMove(NeonMixin):
     """A data-movement kernel running one native CopyPlan. `const_inputs`: parameter inputs
     acl_neon needs constant (the plan is built once); computed ones leave the op to cpu.
     `quantized_form`: where the op has a quantized form with TFLite's own checks, its core base
-    (core/ops' Q<Op>Base, as `refusing_as` names it for acl_neon): a quantized op must pass
-    them."""
+    (core/ops' Q<Op>Base): a quantized op must pass them (core/ops/base.py
+    quantized_form_supports)."""
 
     native_group = "movement"
     float_only = False
@@ -74,10 +75,10 @@ class NeonMove(NeonMixin):
         ok, why = super().supports(op, graph)
         if not ok:
             return ok, why
+        ok, why = quantized_form_supports(cls, op, graph)     # which quantized forms exist
+        if not ok:
+            return False, why
         if cls.quantized_form is not None and quantized(op, graph):
-            ok, why = cls.quantized_form.supports(op, graph)    # which quantized forms exist
-            if not ok:
-                return False, why
             return cls.quant_copy(op, graph)
         return True, ""
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from ....core.ops.base import refusing_as
 from ....core.ops.pad import PadBase, QPadBase
 from .base import register
 from .movement import NeonMove, item_bytes
@@ -16,7 +15,7 @@ class PadLayer(NeonMove, PadBase):
     zero strides), the interior copied."""
 
     const_inputs = (1,)
-    quantized_form = refusing_as(QPadBase, "acl_neon")
+    quantized_form = QPadBase
     requant_refusal = ("acl_neon pads quantized tensors only when the input (and "
                        "constant_values) have the output's scale and zero point")
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import itertools
 
-from ....core.ops.base import refusing_as
 from ....core.ops.space_batch import BatchToSpaceNDBase, QSpaceToBatchNDBase, SpaceToBatchNDBase
 from .base import register, size
 from .movement import NeonMove, item_bytes
@@ -50,7 +49,7 @@ class SpaceToBatchNDLayer(NeonBlock, SpaceToBatchNDBase):
     """out[(k_1 .. k_m) * B + n, o_1 .. o_m, r] = padded x[n, o_1 b_1 + k_1, ..., r]: per block
     offset k, a strided slice of x into a window of the output; the padding is filled."""
 
-    quantized_form = refusing_as(QSpaceToBatchNDBase, "acl_neon")
+    quantized_form = QSpaceToBatchNDBase
     requant_refusal = "acl_neon SPACE_TO_BATCH_ND needs equal input/output parameters"
 
     @classmethod

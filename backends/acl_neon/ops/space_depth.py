@@ -2,7 +2,6 @@
 core/ops/space_depth.py's views. Quantized: int8 and uint8 (core's quantized forms)."""
 from __future__ import annotations
 
-from ....core.ops.base import refusing_as
 from ....core.ops.space_depth import (DepthToSpaceBase, QDepthToSpaceBase, QSpaceToDepthBase,
                                       SpaceToDepthBase)
 from .base import register
@@ -19,9 +18,9 @@ class NeonBlockMove(NeonMove):
 
 @register("DepthToSpace")
 class DepthToSpaceLayer(NeonBlockMove, DepthToSpaceBase):
-    quantized_form = refusing_as(QDepthToSpaceBase, "acl_neon")
+    quantized_form = QDepthToSpaceBase
 
 
 @register("SpaceToDepth")
 class SpaceToDepthLayer(NeonBlockMove, SpaceToDepthBase):
-    quantized_form = refusing_as(QSpaceToDepthBase, "acl_neon")
+    quantized_form = QSpaceToDepthBase
