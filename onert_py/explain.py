@@ -1,5 +1,8 @@
-"""Human-readable account of a compiled session: each op's backend and why."""
+"""Human-readable account of a compiled session: each op's backend and why (Session.placement()
+in words)."""
 from __future__ import annotations
+
+from .placement import subgraph_placement
 
 
 def explain(compiler, compiled) -> str:
@@ -17,26 +20,21 @@ def explain(compiler, compiled) -> str:
 
 
 def _subgraph(compiler, compiled) -> list[str]:
-    lowered = compiled.lowered
-    g = lowered.graph
+    """The lines of one compiled subgraph: its placement (onert_py.placement) in words."""
+    p = subgraph_placement(compiler, compiled)
+    g = compiled.lowered.graph
     lines = [f"{'op':>5}  {'type':<28} {'backend':<10} why"]
-    for oi in lowered.exec_order:
-        op = g.operations[oi]
-        if op.type == "Permute":
-            continue
-        a = compiler.assignment[(compiled.index, oi)]
-        lines.append(f"{oi:>5}  {op.name:<28} {a.backend:<10} {a.rule}")
-        for bid, why in a.refusals.items():
+    for op in p.ops:
+        lines.append(f"{op.index:>5}  {op.name:<28} {op.backend:<10} {op.rule}")
+        for bid, why in op.refusals.items():
             lines.append(f"{'':>5}  {'':<28} {'':<10}   {bid} refused: {why}")
     folded = compiler.folded.get(compiled.index, [])
     if folded:
         lines.append(f"constants folded at compile time: {len(folded)} ("
                      + ", ".join(f"#{f.op} {f.name} -> tensor #{f.operand}" for f in folded[:6])
                      + (", ..." if len(folded) > 6 else "") + ")")
-    lines.append(f"permutes inserted: {len(lowered.permutes)}")
-    for pi in lowered.permutes:
-        op = g.operations[pi]
-        src, dst = op.inputs[0], op.outputs[0]
-        lines.append(f"  #{pi} Permute tensor #{src} {g.operands[src].name!r}: "
-                     f"{op.params.get('from')} -> {op.params.get('to')} (as #{dst})")
+    lines.append(f"permutes inserted: {len(p.permutes)}")
+    for pm in p.permutes:
+        lines.append(f"  #{pm.index} Permute tensor #{pm.operand} {g.operands[pm.operand].name!r}: "
+                     f"{pm.from_backend} -> {pm.to_backend} (as #{pm.output})")
     return lines

@@ -105,11 +105,11 @@ def placement_of(compiler, compiled) -> Placement:
     """The Placement of a session's Compiler and its compiled primary subgraph."""
     children = sorted(compiler.children.items(), key=lambda kv: (kv[0][0], repr(kv[0][1])))
     return Placement(tuple(compiler.order), MappingProxyType(dict(compiler.failures)),
-                     _subgraph(compiler, compiled),
-                     tuple(_subgraph(compiler, child) for _, child in children))
+                     subgraph_placement(compiler, compiled),
+                     tuple(subgraph_placement(compiler, child) for _, child in children))
 
 
-def _subgraph(compiler, compiled) -> SubgraphPlacement:
+def subgraph_placement(compiler, compiled) -> SubgraphPlacement:
     lowered = compiled.lowered
     g = lowered.graph
     ops, permutes = [], []
