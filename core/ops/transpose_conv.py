@@ -37,12 +37,11 @@ import numpy as np
 from ..compiler.shape_inference import conv_out
 from ..ir import Graph, Operation
 from ..quant import qmath
-from .base import OpKernel, activation, same_padding
+from .base import CLAMPS, OpKernel, activation, same_padding
 from .conv2d import ConvRequant
 from .quant_base import I8, I16, U8, QuantOpKernel
 
 F32, I32, I64 = np.dtype(np.float32), np.dtype(np.int32), np.dtype(np.int64)
-ACTIVATIONS = ("NONE", "RELU", "RELU_N1_TO_1", "RELU6")
 VECTOR_CHANNELS = 8          # int8 optimized_ops::Quantize: output channels 8 at a time
 VECTOR_VALUES = 16           # uint8 Quantize: the flat output 16 values at a time
 
@@ -171,7 +170,7 @@ class QTransposeConvBase(QuantOpKernel):
         if p.padding not in ("SAME", "VALID"):
             raise self.fail(f"unknown padding {p.padding!r}")
         act = p.get("fused_activation_function", "NONE") or "NONE"
-        if act not in ACTIVATIONS:
+        if act not in CLAMPS:
             raise self.fail(f"quantized TRANSPOSE_CONV has no fused {act}")
         ws = self.filter_scales(x, w, y, cout, 0)
         s_in, s_out = self.scale(x), self.scale(y)
