@@ -65,6 +65,22 @@ def transpose_conv_shape(out_shape, x: tuple, w: tuple) -> tuple[int, ...]:
     return out
 
 
+def check_output_shape(kernel, out_shape, x: tuple, w: tuple) -> None:
+    """`transpose_conv_shape`'s refusal as `kernel`'s compile failure."""
+    try:
+        transpose_conv_shape(out_shape, x, w)
+    except ValueError as e:
+        raise kernel.fail(str(e)) from None
+
+
+def check_window(kernel, p) -> None:
+    """The strides and the padding scheme of the params `p`, refused as `kernel`'s failure."""
+    if p.stride_h < 1 or p.stride_w < 1:
+        raise kernel.fail(f"strides must be positive, got ({p.stride_h}, {p.stride_w})")
+    if p.padding not in ("SAME", "VALID"):
+        raise kernel.fail(f"unknown padding {p.padding!r}")
+
+
 def transpose_padding(padding: str, oh: int, ow: int, kh: int, kw: int, sh: int,
                       sw: int) -> tuple[int, int]:
     """(top, left) padding of a transposed convolution with output size (oh, ow)."""
@@ -114,16 +130,10 @@ class TransposeConvBase(OpKernel):
                 and tuple(bias.shape) != (w.shape[0],):
             raise self.fail(f"bias must have shape ({w.shape[0]},), got {bias.shape}")
         p = self.op.params
-        if p.stride_h < 1 or p.stride_w < 1:
-            raise self.fail(f"strides must be positive, got ({p.stride_h}, {p.stride_w})")
-        if p.padding not in ("SAME", "VALID"):
-            raise self.fail(f"unknown padding {p.padding!r}")
+        check_window(self, p)
         self.act = activation(p.get("fused_activation_function", "NONE"))
         if not self.dynamic:
-            try:
-                transpose_conv_shape(self.outputs[0].shape, x.shape, w.shape)
-            except ValueError as e:
-                raise self.fail(str(e)) from None
+            check_output_shape(self, self.outputs[0].shape, x.shape, w.shape)
 
 
 class QTransposeConvBase(QuantOpKernel):
@@ -161,14 +171,8 @@ class QTransposeConvBase(QuantOpKernel):
             raise self.fail("quantized TRANSPOSE_CONV needs 4-D input and weights of known shape")
         cout, cin = int(w.shape[0]), int(w.shape[3])
         if not y.is_dynamic:
-            try:
-                transpose_conv_shape(y.shape, x.shape, w.shape)
-            except ValueError as e:
-                raise self.fail(str(e)) from None
-        if p.stride_h < 1 or p.stride_w < 1:
-            raise self.fail(f"strides must be positive, got ({p.stride_h}, {p.stride_w})")
-        if p.padding not in ("SAME", "VALID"):
-            raise self.fail(f"unknown padding {p.padding!r}")
+            check_output_shape(self, y.shape, x.shape, w.shape)
+        check_window(self, p)
         act = p.get("fused_activation_function", "NONE") or "NONE"
         if act not in CLAMPS:
             raise self.fail(f"quantized TRANSPOSE_CONV has no fused {act}")
@@ -201,5 +205,6 @@ class QTransposeConvBase(QuantOpKernel):
                            split=self.split)
 
 
-__all__ = ["transpose_conv_shape", "transpose_padding", "transpose_conv_multipliers",
-           "TransposeConvBase", "QTransposeConvBase", "VECTOR_CHANNELS", "VECTOR_VALUES"]
+__all__ = ["transpose_conv_shape", "check_output_shape", "check_window", "transpose_padding",
+           "transpose_conv_multipliers", "TransposeConvBase", "QTransposeConvBase",
+           "VECTOR_CHANNELS", "VECTOR_VALUES"]
