@@ -25,12 +25,12 @@ import numpy as np
 
 from .....core.ops.conv2d import ConvRequant, QConv2DBase
 from .....core.quant import qmath
+from .....core.quant.qgemm import F32_EXACT
 from ..conv2d import Conv2DLayer
 from .base import I16, quantized, register
 from .f64_rescale import Float64Rescale
 
 I64 = np.int64
-F32_EXACT = 1 << 24         # float32 holds every integer below this exactly
 
 
 def _tensor(buffer: np.ndarray) -> SimpleNamespace:
