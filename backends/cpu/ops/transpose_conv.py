@@ -16,7 +16,8 @@ from .common import register
 
 class TransposeConvPlan:
     """Buffers and views of one transposed convolution for fixed shapes, cropping (top, left)
-    off the full result. `compute(x, wmat, bias, out)` fills `out` ([N, OH, OW, O]); `wmat` comes from `weights()`."""
+    off the full result. `compute(x, wmat, bias, out)` fills `out` ([N, OH, OW, O]; `wmat`
+    from `weights()`); a kernel with its own GEMM fills `cols` and calls `scatter()`."""
 
     def __init__(self, x_shape: tuple, w_shape: tuple, out: np.ndarray, sh: int, sw: int,
                  top: int, left: int) -> None:
