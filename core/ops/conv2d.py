@@ -113,7 +113,7 @@ class Conv2DBase(OpKernel):
 
 class QConvBase(QuantOpKernel):
     """Checks and weight-dependent constants shared by quantized CONV_2D and DEPTHWISE_CONV_2D.
-    Subclasses set `filter_axis` (the output-channel axis of the filter). validate() leaves
+    `filter_axis`: the output-channel axis of the filter (0: OHWI). validate() leaves
     `xzp`, `wq` (int64 filter minus its zero point), `bq` (int64 bias per channel), `mult`,
     `shift` (QuantizeMultiplier per channel) and `requant` (the ConvRequant of acc - bias)."""
 
@@ -163,8 +163,6 @@ class QConvBase(QuantOpKernel):
 
 class QConv2DBase(QConvBase):
     """Quantized CONV_2D: an OHWI filter over all input channels (no groups)."""
-
-    filter_axis = 0
 
     def validate(self) -> None:
         x, w = self.inputs[0], self.inputs[1]

@@ -30,12 +30,11 @@ import numpy as np
 
 from ..ir import Graph, Operation
 from ..quant import qmath
-from .base import OpKernel, activation
+from .base import CLAMPS, OpKernel, activation
 from .forms import is_quantized
 from .quant_base import I8, I16, U8, QuantOpKernel
 
 I32, I64 = np.dtype(np.int32), np.dtype(np.int64)
-ACTIVATIONS = ("NONE", "RELU", "RELU_N1_TO_1", "RELU6")
 
 
 def fc_multipliers(s_in: float, w_scales: np.ndarray, s_out: float) -> np.ndarray:
@@ -95,7 +94,7 @@ class QFullyConnectedBase(QuantOpKernel):
         if p.get("weights_format", "DEFAULT") != "DEFAULT":
             raise self.fail("shuffled weights formats are not supported")
         act = p.get("fused_activation_function", "NONE") or "NONE"
-        if act not in ACTIVATIONS:
+        if act not in CLAMPS:
             raise self.fail(f"quantized FULLY_CONNECTED has no fused {act}")
         if len(w.shape) != 2:
             raise self.fail(f"weights must be 2-D, got {tuple(w.shape)}")
@@ -125,4 +124,4 @@ class QFullyConnectedBase(QuantOpKernel):
             self.m, self.s = qmath.quantize_multiplier(fc_multipliers(s_in, ws, s_out))
 
 
-__all__ = ["ACTIVATIONS", "fc_multipliers", "FullyConnectedBase", "QFullyConnectedBase"]
+__all__ = ["fc_multipliers", "FullyConnectedBase", "QFullyConnectedBase"]

@@ -37,12 +37,11 @@ import numpy as np
 from ..compiler.shape_inference import conv_out
 from ..ir import Graph, Operation
 from ..quant import qmath
-from .base import OpKernel, activation, same_padding
+from .base import CLAMPS, OpKernel, activation, same_padding
 from .conv2d import ConvRequant
 from .quant_base import I8, I16, U8, QuantOpKernel
 
 F32, I32, I64 = np.dtype(np.float32), np.dtype(np.int32), np.dtype(np.int64)
-ACTIVATIONS = ("NONE", "RELU", "RELU_N1_TO_1", "RELU6")
 VECTOR_CHANNELS = 8          # int8 optimized_ops::Quantize: output channels 8 at a time
 VECTOR_VALUES = 16           # uint8 Quantize: the flat output 16 values at a time
 
@@ -64,6 +63,22 @@ def transpose_conv_shape(out_shape, x: tuple, w: tuple) -> tuple[int, ...]:
     if any(d < 0 for d in out):
         raise ValueError(f"output_shape {out} has a negative dimension")
     return out
+
+
+def check_output_shape(kernel, out_shape, x: tuple, w: tuple) -> None:
+    """`transpose_conv_shape`'s refusal as `kernel`'s compile failure."""
+    try:
+        transpose_conv_shape(out_shape, x, w)
+    except ValueError as e:
+        raise kernel.fail(str(e)) from None
+
+
+def check_window(kernel, p) -> None:
+    """The strides and the padding scheme of the params `p`, refused as `kernel`'s failure."""
+    if p.stride_h < 1 or p.stride_w < 1:
+        raise kernel.fail(f"strides must be positive, got ({p.stride_h}, {p.stride_w})")
+    if p.padding not in ("SAME", "VALID"):
+        raise kernel.fail(f"unknown padding {p.padding!r}")
 
 
 def transpose_padding(padding: str, oh: int, ow: int, kh: int, kw: int, sh: int,
@@ -115,16 +130,10 @@ class TransposeConvBase(OpKernel):
                 and tuple(bias.shape) != (w.shape[0],):
             raise self.fail(f"bias must have shape ({w.shape[0]},), got {bias.shape}")
         p = self.op.params
-        if p.stride_h < 1 or p.stride_w < 1:
-            raise self.fail(f"strides must be positive, got ({p.stride_h}, {p.stride_w})")
-        if p.padding not in ("SAME", "VALID"):
-            raise self.fail(f"unknown padding {p.padding!r}")
+        check_window(self, p)
         self.act = activation(p.get("fused_activation_function", "NONE"))
         if not self.dynamic:
-            try:
-                transpose_conv_shape(self.outputs[0].shape, x.shape, w.shape)
-            except ValueError as e:
-                raise self.fail(str(e)) from None
+            check_output_shape(self, self.outputs[0].shape, x.shape, w.shape)
 
 
 class QTransposeConvBase(QuantOpKernel):
@@ -162,16 +171,10 @@ class QTransposeConvBase(QuantOpKernel):
             raise self.fail("quantized TRANSPOSE_CONV needs 4-D input and weights of known shape")
         cout, cin = int(w.shape[0]), int(w.shape[3])
         if not y.is_dynamic:
-            try:
-                transpose_conv_shape(y.shape, x.shape, w.shape)
-            except ValueError as e:
-                raise self.fail(str(e)) from None
-        if p.stride_h < 1 or p.stride_w < 1:
-            raise self.fail(f"strides must be positive, got ({p.stride_h}, {p.stride_w})")
-        if p.padding not in ("SAME", "VALID"):
-            raise self.fail(f"unknown padding {p.padding!r}")
+            check_output_shape(self, y.shape, x.shape, w.shape)
+        check_window(self, p)
         act = p.get("fused_activation_function", "NONE") or "NONE"
-        if act not in ACTIVATIONS:
+        if act not in CLAMPS:
             raise self.fail(f"quantized TRANSPOSE_CONV has no fused {act}")
         ws = self.filter_scales(x, w, y, cout, 0)
         s_in, s_out = self.scale(x), self.scale(y)
@@ -202,5 +205,6 @@ class QTransposeConvBase(QuantOpKernel):
                            split=self.split)
 
 
-__all__ = ["transpose_conv_shape", "transpose_padding", "transpose_conv_multipliers",
-           "TransposeConvBase", "QTransposeConvBase", "VECTOR_CHANNELS", "VECTOR_VALUES"]
+__all__ = ["transpose_conv_shape", "check_output_shape", "check_window", "transpose_padding",
+           "transpose_conv_multipliers", "TransposeConvBase", "QTransposeConvBase",
+           "VECTOR_CHANNELS", "VECTOR_VALUES"]

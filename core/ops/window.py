@@ -1,7 +1,12 @@
-"""The geometry of a 2-D NHWC window op (convolutions, pooling): input and output sizes, window,
-strides, dilations and the top/left padding of TFLite's SAME/VALID schemes
-(tensorflow/lite/kernels/padding.h ComputePaddingHeightWidth, as core/ops/base.py's
-`conv_padding` computes it). Every backend's convolution and pooling kernels read it here."""
+"""The geometry of a 2-D NHWC window op: input and output sizes, window, strides and the
+padding of TFLite's SAME/VALID schemes (tensorflow/lite/kernels/padding.h
+ComputePaddingHeightWidth, as core/ops/base.py's `conv_padding` computes it).
+
+`ConvGeometry`: a convolution's, with dilations and the top/left padding (the 14 values the
+native plans take; pooling on acl_neon reads it without dilations). `PoolGeometry`: a pooling
+window, without dilations, with all four paddings (the kernels that pad both sides). cpu's
+CONV_2D and hybrid convolutions, which copy the input into a bordered buffer under a dilated
+window, take all four paddings from `conv_padding` itself."""
 from __future__ import annotations
 
 from typing import NamedTuple
@@ -38,9 +43,6 @@ def conv_geometry(params, xs, k_hw, ys, dilated: bool = True) -> ConvGeometry:
     return ConvGeometry(n, h, w, c, oh, ow, kh, kw, sh, sw, dh, dw, pt, pl)
 
 
-__all__ = ["ConvGeometry", "conv_geometry"]
-
-
 class PoolGeometry(NamedTuple):
     """A pooling window: ConvGeometry's fields without dilations (1), with all four paddings
     (the host kernels pad both sides; the native convolution plans take ConvGeometry's 14)."""
@@ -69,3 +71,6 @@ def pool_geometry(params, x_shape, y_shape) -> PoolGeometry:
     kh, kw, sh, sw = params.filter_height, params.filter_width, params.stride_h, params.stride_w
     pt, pb, pl, pr = conv_padding(params.padding, h, w, kh, kw, sh, sw, 1, 1, oh, ow)
     return PoolGeometry(n, h, w, c, oh, ow, kh, kw, sh, sw, pt, pb, pl, pr)
+
+
+__all__ = ["ConvGeometry", "conv_geometry", "PoolGeometry", "pool_geometry"]

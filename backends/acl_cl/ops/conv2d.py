@@ -14,7 +14,7 @@ import numpy as np
 from ....core.ops.conv2d import QConv2DBase
 from .common import check_act, register
 from .gemm import GemmBase, conv_args, const_weights, gemm_launch
-from .quant_common import I32, U8, QClKernel, quantized, quantized_8bit
+from .quant_common import I32, QClKernel, quantized, quantized_8bit
 
 QDPIX = 8     # output pixels per work item of quant.cl qdepthwise (its QDPIX)
 
@@ -65,7 +65,7 @@ class QConv2DLayer(QClKernel):
         x, y = self.inputs[0], self.outputs[0]
         self.mult, self.shift = sh.mult.astype(np.int32), sh.shift.astype(np.int32)
         self.split = sh.requant.split
-        self.wzp = int(self.inputs[1].quant.zero_point[0]) if x.dtype == U8 else 0
+        self.wq = sh.wq         # the filter minus its zero point (uint8's; int8's is 0)
         self.xzp, self.yzp = sh.zero_point(x), sh.zero_point(y)
         self.lo, self.hi = sh.requant.lo, sh.requant.hi
         self.bias = sh.bq.astype(np.int32)
@@ -82,10 +82,9 @@ class QConv2DLayer(QClKernel):
             opts, gsize, pad = gemm_launch(m, cout)
             opts = opts.replace("-D", "-DQ")
         taps = kh * kw if self.depthwise else kh * kw * cin
-        f = np.asarray(w.data).astype(np.int16)
-        f = f.reshape(taps, cout) if self.depthwise else f.reshape(cout, taps).T
+        f = self.wq.reshape(taps, cout) if self.depthwise else self.wq.reshape(cout, taps).T
         wt = np.zeros((taps, pad), np.int16 if self.depthwise else np.float32)
-        wt[:, :cout] = f - np.int16(self.wzp)
+        wt[:, :cout] = f
         geo = np.array(geo + [pad, cout // cin if self.depthwise else m], np.int32)
         per_channel = [np.zeros(pad, np.int32) for _ in range(3)]    # padded to CoutPad
         for dst, src in zip(per_channel, (self.bias, self.mult, self.shift)):

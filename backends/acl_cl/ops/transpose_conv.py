@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ....core.ops.transpose_conv import transpose_conv_shape, transpose_padding
+from ....core.ops.transpose_conv import check_output_shape, transpose_padding
 from .common import ClKernel, check_act, clamp_of, register
 
 
@@ -28,10 +28,7 @@ class TransposeConvLayer(ClKernel):
     def setup(self) -> None:
         p = self.op.params
         w, x, y = self.inputs[1], self.inputs[2], self.outputs[0]
-        try:
-            transpose_conv_shape(y.shape, x.shape, w.shape)
-        except ValueError as e:
-            raise self.fail(str(e)) from None
+        check_output_shape(self, y.shape, x.shape, w.shape)
         n, h, wd, cin = x.shape
         cout, kh, kw, _ = w.shape
         _, oh, ow, _ = y.shape

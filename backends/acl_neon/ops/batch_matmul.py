@@ -1,7 +1,7 @@
 """BATCH_MATMUL on acl_neon: float32 on the packed GEMM (module _gemm), both operands read at run
 time; and the quantized int8 form: the exact GEMM of core/quant/qgemm (float32 through NumPy's
 BLAS while every partial sum stays below 2^24, as qgemm.exact_matmul decides) with the
-requantization in native code (module _quant's RequantPlan: TFLite's
+requantization in native code (module _quant's QRequantPlan: TFLite's
 MultiplyByQuantizedMultiplier with the reference rounding, ConvRequant's form with every channel
 split off). Other quantized forms (int16, the raw int32 output, a left-shifting multiplier,
 depths where float32 is not exact) run the reference computation of core/ops/batch_matmul.py

@@ -14,8 +14,6 @@ from .base import QuantNeon, clamp_range, conv_geometry, register
 from .quant_gemm import conv_requant
 from .spatial import NeonSpatial
 
-I64 = np.int64
-
 
 @register("DepthwiseConv2D")
 class DepthwiseConv2DLayer(NeonSpatial, DepthwiseConv2DBase):
@@ -43,8 +41,7 @@ class QDepthwiseConv2DLayer(QuantNeon, QDepthwiseConv2DBase):
     def prepare(self) -> None:
         x, w, y = self.inputs[0], self.inputs[1], self.outputs[0]
         cout, cin = int(w.shape[3]), int(x.shape[3])
-        wzp = self.zero_point(w)        # 0 unless uint8 (validated)
-        wq = (np.asarray(w.buffer, I64).reshape(-1, cout) - wzp).astype(np.int16)
+        wq = self.wq.reshape(-1, cout).astype(np.int16)      # the filter minus its zero point
         geom = list(conv_geometry(self.op.params, x.shape, w.shape[1:3], y.shape))
         self.plan = self.lib.QDepthwisePlan(geom, cout // cin, np.ascontiguousarray(wq),
                                            x.dtype == I8, self.xzp,

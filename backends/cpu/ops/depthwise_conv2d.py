@@ -9,7 +9,8 @@ from __future__ import annotations
 import numpy as np
 
 from ....core.ops.depthwise_conv2d import DepthwiseConv2DBase
-from .common import conv_padding, register
+from ....core.ops.window import conv_geometry
+from .common import register
 
 BAND_BYTES = 256 * 1024
 
@@ -24,13 +25,10 @@ def valid_range(o0: int, o1: int, offset: int, stride: int, pad: int, size: int)
 @register("DepthwiseConv2D")
 class DepthwiseConv2DLayer(DepthwiseConv2DBase):
     def prepare(self) -> None:
-        p = self.op.params
         x, w, y = self.buf(0), self.buf(1), self.out
-        n, h, wd, cin = x.shape
-        _, kh, kw, cout = w.shape
-        _, oh, ow, _ = y.shape
-        sh, sw, dh, dw = p.stride_h, p.stride_w, p.dilation_h_factor, p.dilation_w_factor
-        pt, pb, pl, pr = conv_padding(p.padding, h, wd, kh, kw, sh, sw, dh, dw, oh, ow)
+        n, h, wd, cin, oh, ow, kh, kw, sh, sw, dh, dw, pt, pl = conv_geometry(
+            self.op.params, x.shape, w.shape[1:3], y.shape)
+        cout = w.shape[3]
         self.mult = cout // cin
         self.x = x
         src = x

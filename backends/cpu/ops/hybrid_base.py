@@ -14,8 +14,8 @@ they match the interpreter up to float rounding of the final rescale.
 Each hybrid class is registered under its op's key for the hybrid form (`when=hybrid`,
 core/ops/forms.py); the float kernel runs the op's other forms. The kernels:
 hybrid_fully_connected.py, hybrid_conv.py (CONV_2D, DEPTHWISE_CONV_2D), hybrid_batch_matmul.py,
-hybrid_embedding_lookup.py, and the recurrent ops in hybrid_rnn / hybrid_rnn_cell and SVDF in
-hybrid_svdf."""
+hybrid_embedding_lookup.py (its dtypes only), and through hybrid_rnn_cell.py the recurrent ones
+(hybrid_rnn.py, hybrid_lstm.py, hybrid_svdf.py)."""
 from __future__ import annotations
 
 import numpy as np

@@ -43,8 +43,9 @@ class HybridConvBase(HybridKernel):
         elif x.shape[3] != w.shape[3]:
             raise self.fail(f"input channels {x.shape[3]} != filter's {w.shape[3]}")
 
-    def _quantized_windows(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Per image: int windows (N, OH, OW, KH, KW, C), scale (N,), zero point (N,)."""
+    def prepare(self) -> None:
+        """The padded int64 input (border: the zero point, refilled per image each run) and its
+        windows (N, OH, OW, KH, KW, C), a view of it."""
         p = self.op.params
         x, w, y = self.buf(0), self.buf(1), self.out
         n, h, wd, c = x.shape
@@ -52,11 +53,18 @@ class HybridConvBase(HybridKernel):
         oh, ow = y.shape[1], y.shape[2]
         sh, sw, dh, dw = p.stride_h, p.stride_w, p.dilation_h_factor, p.dilation_w_factor
         pt, pb, pl, pr = conv_padding(p.padding, h, wd, kh, kw, sh, sw, dh, dw, oh, ow)
+        self.xp = np.empty((n, h + pt + pb, wd + pl + pr, c), np.int64)
+        self.interior = self.xp[:, pt:pt + h, pl:pl + wd, :]
+        self.windows = patch_view(self.xp, oh, ow, kh, kw, sh, sw, dh, dw)
+
+    def _quantized_windows(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Per image: int windows (N, OH, OW, KH, KW, C), scale (N,), zero point (N,)."""
+        x = self.buf(0)
+        n = x.shape[0]
         q, scale, zp = quantize_rows(x.reshape(n, -1), self.asym)
-        xp = np.empty((n, h + pt + pb, wd + pl + pr, c), np.int64)
-        xp[...] = zp.reshape(n, 1, 1, 1)
-        xp[:, pt:pt + h, pl:pl + wd, :] = q.reshape(x.shape)
-        return patch_view(xp, oh, ow, kh, kw, sh, sw, dh, dw), scale, zp
+        self.xp[...] = zp.reshape(n, 1, 1, 1)
+        self.interior[...] = q.reshape(x.shape)
+        return self.windows, scale, zp
 
     def finish(self, acc: np.ndarray, scale: np.ndarray) -> None:
         """acc (N, OH, OW, Cout) already offset-corrected; rescale, bias, activation."""
@@ -72,16 +80,20 @@ class HybridConvBase(HybridKernel):
 
 @register("Conv2D", when=hybrid)
 class HybridConv2DLayer(HybridConvBase):
+    def validate(self) -> None:
+        super().validate()
+        w = self.inputs[1].buffer.astype(np.int64)
+        self.wmat = w.reshape(w.shape[0], -1)                   # (Cout, KH*KW*C)
+        self.wsum = self.wmat.sum(axis=1)
+
     def run(self) -> None:
         win, scale, zp = self._quantized_windows()
-        w = self.buf(1).astype(np.int64)
-        cout = w.shape[0]
-        wmat = w.reshape(cout, -1)
+        wmat = self.wmat
         n, oh, ow = win.shape[:3]
         cols = win.reshape(n * oh * ow, -1)
-        acc = (cols @ wmat.T).reshape(n, oh, ow, cout)
+        acc = (cols @ wmat.T).reshape(n, oh, ow, wmat.shape[0])
         if self.asym:
-            acc -= zp.reshape(n, 1, 1, 1).astype(np.int64) * wmat.sum(axis=1)
+            acc -= zp.reshape(n, 1, 1, 1).astype(np.int64) * self.wsum
         self.finish(acc, scale)
 
 
@@ -90,13 +102,18 @@ class HybridDepthwiseConv2DLayer(HybridConvBase):
     channel_axis = 3
     depthwise = True
 
+    def validate(self) -> None:
+        super().validate()
+        self.w = self.inputs[1].buffer.astype(np.int64)[0]       # (KH, KW, Cout)
+        self.wsum = self.w.sum(axis=(0, 1))
+
     def run(self) -> None:
         win, scale, zp = self._quantized_windows()
-        w = self.buf(1).astype(np.int64)[0]                      # (KH, KW, Cout)
+        w = self.w
         cin = win.shape[-1]
         mult = w.shape[2] // cin
         src = np.repeat(win, mult, axis=-1) if mult > 1 else win  # channel k*mult+m reads k
         acc = np.einsum("nhwijc,ijc->nhwc", src, w)
         n = acc.shape[0]
-        acc -= zp.reshape(n, 1, 1, 1).astype(np.int64) * w.sum(axis=(0, 1))
+        acc -= zp.reshape(n, 1, 1, 1).astype(np.int64) * self.wsum
         self.finish(acc, scale)

@@ -16,7 +16,8 @@ from .common import register
 
 class TransposeConvPlan:
     """Buffers and views of one transposed convolution for fixed shapes, cropping (top, left)
-    off the full result. `compute(x, wmat, bias, out)` fills `out` ([N, OH, OW, O]); `wmat` comes from `weights()`."""
+    off the full result. `compute(x, wmat, bias, out)` fills `out` ([N, OH, OW, O]; `wmat`
+    from `weights()`); a kernel with its own GEMM fills `cols` and calls `scatter()`."""
 
     def __init__(self, x_shape: tuple, w_shape: tuple, out: np.ndarray, sh: int, sw: int,
                  top: int, left: int) -> None:
@@ -40,12 +41,17 @@ class TransposeConvPlan:
         """[O, KH, KW, I] -> [I, KH*KW*O], the matmul's right-hand side."""
         return np.ascontiguousarray(w.transpose(3, 1, 2, 0)).reshape(w.shape[3], -1)
 
-    def compute(self, x: np.ndarray, wmat: np.ndarray, bias: np.ndarray | None,
-                out: np.ndarray) -> None:
-        np.matmul(x.reshape(self.x_rows, self.cin), wmat, out=self.cols)
+    def scatter(self) -> None:
+        """Add every input pixel's KHxKW window (`cols`) into the zeroed `full` at stride
+        steps; `crop` then holds the result."""
         self.full.fill(0)
         for dst, src in self.pairs:
             np.add(dst, src, out=dst)
+
+    def compute(self, x: np.ndarray, wmat: np.ndarray, bias: np.ndarray | None,
+                out: np.ndarray) -> None:
+        np.matmul(x.reshape(self.x_rows, self.cin), wmat, out=self.cols)
+        self.scatter()
         if bias is not None:
             np.add(self.crop, bias, out=out)
         else:

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .....core.ops.window import ConvGeometry
+
 BAND_BYTES = 192 * 1024
 
 
@@ -32,13 +34,12 @@ def phase_rows(size: int, out: int, stride: int, pad: int, phase: int, extent: i
 
 
 class DepthwisePlan:
-    """Phase planes, tiled weights and output bands of one depthwise convolution.
-    `x_shape` (n, h, w, cin), `w2d` (kh*kw, cout) float filter (minus its zero point),
-    `geometry` (kh, kw, sh, sw, dh, dw, pt, pl, oh, ow), `dtype` the exact float type."""
+    """Phase planes, tiled weights and output bands of one depthwise convolution: `g` its
+    geometry (core/ops/window.py), `w2d` (kh*kw, cout) float filter (minus its zero point),
+    `dtype` the exact float type."""
 
-    def __init__(self, x_shape, w2d: np.ndarray, geometry, dtype, check, border=0) -> None:
-        n, h, wd, cin = x_shape
-        kh, kw, sh, sw, dh, dw, pt, pl, oh, ow = geometry
+    def __init__(self, g: ConvGeometry, w2d: np.ndarray, dtype, check, border=0) -> None:
+        n, h, wd, cin, oh, ow, kh, kw, sh, sw, dh, dw, pt, pl = g
         cout = w2d.shape[1]
         self.n, self.cin, self.mult = n, cin, cout // cin
         taps = [(i, j) for i in range(kh) for j in range(kw)]

@@ -29,9 +29,9 @@ import math
 
 import numpy as np
 
+from .....core.quant.qgemm import F64_EXACT
 from .base import I8, U8
 
-F64_EXACT = 1 << 53
 ROW = 4096          # broadcast the per-channel constants over rows of about this many values
 
 

@@ -25,12 +25,12 @@ import numpy as np
 
 from .....core.ops.conv2d import ConvRequant, QConv2DBase
 from .....core.quant import qmath
+from .....core.quant.qgemm import F32_EXACT
 from ..conv2d import Conv2DLayer
 from .base import I16, quantized, register
 from .f64_rescale import Float64Rescale
 
 I64 = np.int64
-F32_EXACT = 1 << 24         # float32 holds every integer below this exactly
 
 
 def _tensor(buffer: np.ndarray) -> SimpleNamespace:
@@ -57,21 +57,23 @@ class QConvMixin:
                                                                    bound, self.bq)
         self.raw = False
         if x.dtype != I16:
-            self.plan_raw_input(x, y, self.wq, self.bq, self.mult, self.shift, red)
+            self.plan_raw_input(red)
         self.wf = self.wq.astype(self.acc_dtype)
 
-    def plan_raw_input(self, x, y, wq: np.ndarray, bias: np.ndarray, mult, shift, red) -> None:
+    def plan_raw_input(self, red: tuple) -> None:
         """Where the float64 rescale stays exact: accumulate x itself (one cast per run instead
         of a subtraction, which is slower) and fold -x_zp * sum(w - w_zp) of each channel into
         the bias; padded taps then hold x_zp (their x - x_zp is 0 as before). `self.requant`
-        keeps the x - x_zp form (the acl backends read it); `self.f64` gets the folded one."""
+        keeps the x - x_zp form (the acl backends read it); `self.f64` gets the folded one.
+        `red`: the filter's axes other than its output channels."""
+        x, y, wq, bias = self.inputs[0], self.outputs[0], self.wq, self.bq
         lo, hi = qmath.dtype_range(x.dtype)
         bound = max(abs(lo), abs(hi)) * int(np.abs(wq).sum(axis=red).max(initial=0))
         dt = np.dtype(np.float32 if bound < F32_EXACT else np.float64)
         if dt.itemsize > self.acc_dtype.itemsize:
             return
         braw = bias - self.xzp * wq.sum(axis=red).reshape(bias.shape)
-        rq = ConvRequant(mult, shift, braw, self.zero_point(y),
+        rq = ConvRequant(self.mult, self.shift, braw, self.zero_point(y),
                          *self.qrange(y, self.op.params.fused_activation_function),
                          mode="q31", split=self.reference_split(bias.size))
         f64 = Float64Rescale.plan(rq, y.dtype, bound, braw)
@@ -80,7 +82,8 @@ class QConvMixin:
 
     def float_plan(self, layer_cls: type, xf: np.ndarray, yf: np.ndarray):
         """The float kernel `layer_cls` prepared on the float buffers `xf` (x - x_zp, which
-        `run` fills) and `yf`, with the float filter; `prepare` then calls `hook`."""
+        `run` fills) and `yf`, with the float filter; `prepare` then routes its per-chunk
+        `act(out)` calls to the requantization of each chunk (`make_act`)."""
         fl = layer_cls.__new__(layer_cls)
         fl.op, fl.act = self.op, None
         fl.ctx = getattr(self, "ctx", None)     # its scratch buffers obey max_tensor_bytes too
@@ -90,11 +93,6 @@ class QConvMixin:
         self.float_kernel, self.dest = fl, xf
         self.x, self.zp = self.buf(0), self.acc_dtype.type(self.xzp)
         return fl
-
-    def hook(self, targets: list) -> None:
-        """Route the float kernel's per-chunk `act(out)` calls to the requantization of that
-        chunk into the integer output: targets are (float chunk, int chunk) pairs."""
-        self.float_kernel.act = self.make_act(targets)
 
     def make_act(self, targets: list):
         """An `act(chunk)` requantizing each float chunk of `targets` ((float chunk, int chunk)
@@ -139,4 +137,4 @@ class QConv2DLayer(QConvMixin, QConv2DBase):
         for _, f in fl.chunks:
             targets.append((f, y2d[r:r + f.shape[0]]))
             r += f.shape[0]
-        self.hook(targets)
+        fl.act = self.make_act(targets)

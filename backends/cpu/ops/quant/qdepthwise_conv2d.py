@@ -13,7 +13,7 @@ Float form: ../depthwise_conv2d.py; hybrid form: ../hybrid_conv.py.
 from __future__ import annotations
 
 from .....core.ops.depthwise_conv2d import QDepthwiseConv2DBase
-from ..common import conv_padding
+from .....core.ops.window import conv_geometry
 from .base import quantized, register
 from .depthwise_plan import DepthwisePlan
 from .qconv2d import QConvMixin
@@ -22,15 +22,10 @@ from .qconv2d import QConvMixin
 @register("DepthwiseConv2D", when=quantized)
 class QDepthwiseConv2DLayer(QConvMixin, QDepthwiseConv2DBase):
     def prepare(self) -> None:
-        p, x, y = self.op.params, self.buf(0), self.out
-        n, h, wd, _ = x.shape
-        _, kh, kw, cout = self.wf.shape
-        _, oh, ow, _ = y.shape
-        sh, sw, dh, dw = p.stride_h, p.stride_w, p.dilation_h_factor, p.dilation_w_factor
-        pt, _, pl, _ = conv_padding(p.padding, h, wd, kh, kw, sh, sw, dh, dw, oh, ow)
-        self.plan = DepthwisePlan(x.shape, self.wf.reshape(kh * kw, cout),
-                                  (kh, kw, sh, sw, dh, dw, pt, pl, oh, ow), self.acc_dtype,
-                                  self.check_scratch, self.xzp if self.raw else 0)
+        x, y = self.buf(0), self.out
+        g = conv_geometry(self.op.params, x.shape, self.wf.shape[1:3], y.shape)
+        self.plan = DepthwisePlan(g, self.wf.reshape(g.kh * g.kw, self.wf.shape[3]),
+                                  self.acc_dtype, self.check_scratch, self.xzp if self.raw else 0)
         self.x, self.zp = x, None if self.raw else self.acc_dtype.type(self.xzp)
         self.rescale = self.make_act(self.plan.targets(y))
 

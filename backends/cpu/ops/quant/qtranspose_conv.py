@@ -69,9 +69,7 @@ class QTransposeConvLayer(QTransposeConvBase):
                       out=plan.cols)
         else:
             plan.cols[...] = exact_matmul(x.reshape(plan.x_rows, self.cin), wop, self.x_zp)
-        plan.full.fill(0)
-        for dst, src in plan.pairs:
-            np.add(dst, src, out=dst)
+        plan.scatter()
         requant = self.requant if self.requant is not None else self.make_requant(self.buf(3))
         requant(plan.crop, self.out, self.tmp, self.neg)
         if self.tail is not None:
