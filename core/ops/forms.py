@@ -36,12 +36,15 @@ def quantized_input(index: int) -> Callable[[Operation, Graph], bool]:
     return pred
 
 
+def is_8bit_quantized(o) -> bool:
+    """Whether operand (or tensor) `o` is int8/uint8 with (at least one) scale."""
+    return o.dtype in EIGHT_BIT and o.quant is not None and len(o.quant.scale) > 0
+
+
 def quantized_8bit(op: Operation, graph: Graph) -> bool:
     """The op's first input is an int8/uint8 tensor with (at least one) scale."""
-    if not op.inputs or op.inputs[0] < 0:
-        return False
-    o = graph.operands[op.inputs[0]]
-    return o.dtype in EIGHT_BIT and o.quant is not None and len(o.quant.scale) > 0
+    return bool(op.inputs) and op.inputs[0] >= 0 and is_8bit_quantized(
+        graph.operands[op.inputs[0]])
 
 
 def hybrid(op: Operation, graph: Graph, weights: int = 1) -> bool:
@@ -70,5 +73,5 @@ def int8_table(op: Operation, graph: Graph) -> bool:
             and graph.operands[op.inputs[1]].quant is not None)
 
 
-__all__ = ["QUANTIZED_DTYPES", "is_quantized", "quantized", "quantized_input", "quantized_8bit",
-           "hybrid", "hybrid_weights", "int8_table"]
+__all__ = ["QUANTIZED_DTYPES", "is_quantized", "is_8bit_quantized", "quantized", "quantized_input",
+           "quantized_8bit", "hybrid", "hybrid_weights", "int8_table"]

@@ -14,7 +14,7 @@ import numpy as np
 from ....core.ops.conv2d import QConv2DBase
 from .common import check_act, register
 from .gemm import GemmBase, conv_args, const_weights, gemm_launch
-from .quant_common import I32, QClKernel, quantized, quantized_8bit
+from .quant_common import I32, QClKernel, is_8bit_quantized, quantized_8bit
 
 QDPIX = 8     # output pixels per work item of quant.cl qdepthwise (its QDPIX)
 
@@ -53,7 +53,7 @@ class QConv2DLayer(QClKernel):
         x, w, b, y = (g[i] for i in (*op.inputs[:3], op.outputs[0]))
         if len(x.shape) != 4 or len(w.shape) != 4:
             return False, f"acl_cl quantized {op.type} needs NHWC input and a 4-D filter"
-        if not (quantized(w) and w.dtype == x.dtype == y.dtype):
+        if not (is_8bit_quantized(w) and w.dtype == x.dtype == y.dtype):
             return False, (f"acl_cl quantized {op.type} needs one 8-bit type on input, filter "
                            f"and output, got {x.type_name}/{w.type_name}/{y.type_name}")
         if not (w.is_constant and b.is_constant) or b.dtype != I32:

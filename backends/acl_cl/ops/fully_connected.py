@@ -13,7 +13,7 @@ from ....core.ops.fully_connected import fc_multipliers
 from ....core.quant import qmath
 from .common import check_act, register
 from .gemm import GemmBase, const_weights
-from .quant_common import I32, U8, QClKernel, quantized, quantized_8bit
+from .quant_common import I32, U8, QClKernel, is_8bit_quantized, quantized_8bit
 
 
 @register("FullyConnected")
@@ -46,7 +46,7 @@ class QFullyConnectedLayer(QClKernel):
         if len(op.inputs) < 2 or op.inputs[1] < 0:
             return False, "FullyConnected needs weights"
         x, w, y = g[op.inputs[0]], g[op.inputs[1]], g[op.outputs[0]]
-        if not (quantized(x) and quantized(w) and quantized(y)):
+        if not (is_8bit_quantized(x) and is_8bit_quantized(w) and is_8bit_quantized(y)):
             return False, "acl_cl quantized FullyConnected needs quantized input, weights, output"
         if not x.dtype == w.dtype == y.dtype:
             return False, (f"acl_cl quantized FullyConnected needs one 8-bit type, got "

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ....core.ops.forms import quantized_8bit
+from ....core.ops.forms import is_8bit_quantized, quantized_8bit
 from .common import ClKernel, register
 
 I8, U8, I32 = np.dtype(np.int8), np.dtype(np.uint8), np.dtype(np.int32)
@@ -44,10 +44,6 @@ def host_shadow(kernel, cls: type, prepare: bool = False):
     return k
 
 
-def quantized(o) -> bool:
-    return o.dtype in Q8 and o.quant is not None and len(o.quant.scale) > 0
-
-
 class QClKernel(ClKernel):
     """A quantized acl_cl kernel: 8-bit, static shapes; `shadow()` gives the op's core class
     (`base_class`), validated (and prepared when asked) on host views."""
@@ -58,7 +54,8 @@ class QClKernel(ClKernel):
     @classmethod
     def supports(cls, op, graph):
         for i in (*op.inputs, *op.outputs):
-            if i >= 0 and graph.operands[i].dtype in Q8 and not quantized(graph.operands[i]):
+            o = graph.operands[i] if i >= 0 else None
+            if o is not None and o.dtype in Q8 and not is_8bit_quantized(o):
                 return False, (f"acl_cl quantized {op.type}: tensor #{i} is 8-bit without "
                                f"quantization parameters")
         return super().supports(op, graph)
@@ -71,5 +68,5 @@ class QClKernel(ClKernel):
         return f"-DQT={CL_TYPE[np.dtype(dtype)]}"
 
 
-__all__ = ["HostView", "QClKernel", "host_shadow", "quantized", "quantized_8bit", "register",
-           "I8", "U8", "I32", "Q8", "CL_TYPE"]
+__all__ = ["HostView", "QClKernel", "host_shadow", "is_8bit_quantized", "quantized_8bit",
+           "register", "I8", "U8", "I32", "Q8", "CL_TYPE"]

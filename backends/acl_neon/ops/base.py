@@ -16,7 +16,6 @@ import numpy as np
 from ....core.backend import KernelRegistry
 from ....core.ir import Graph, Operation
 from ....core.ops.forms import EIGHT_BIT
-from ....core.ops.window import ConvGeometry, conv_geometry  # noqa: F401  (re-exported)
 from .. import native
 
 kernels = KernelRegistry("acl_neon")

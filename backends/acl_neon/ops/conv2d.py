@@ -10,7 +10,8 @@ import numpy as np
 from ....core.ops.conv2d import Conv2DBase, QConv2DBase
 from ....core.ops.forms import quantized
 from ....core.ops.quant_base import I8
-from .base import QuantNeon, clamp_range, conv_geometry, register
+from ....core.ops.window import conv_geometry
+from .base import QuantNeon, clamp_range, register
 from .gemm import NeonGemm, bias_array
 from .quant_gemm import MAX_DEPTH, conv_requant, gemm_operands
 

@@ -10,7 +10,8 @@ import numpy as np
 from ....core.ops.depthwise_conv2d import DepthwiseConv2DBase, QDepthwiseConv2DBase
 from ....core.ops.forms import quantized
 from ....core.ops.quant_base import I8
-from .base import QuantNeon, clamp_range, conv_geometry, register
+from ....core.ops.window import conv_geometry
+from .base import QuantNeon, clamp_range, register
 from .quant_gemm import conv_requant
 from .spatial import NeonSpatial
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from ....core.ir import Graph, Operation
 from ....core.ops.pool2d import Pool2DBase
-from .base import clamp_range, conv_geometry, register
+from ....core.ops.window import conv_geometry
+from .base import clamp_range, register
 from .spatial import NeonSpatial
 
 

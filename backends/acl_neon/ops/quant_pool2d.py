@@ -9,7 +9,8 @@ from __future__ import annotations
 from ....core.ops.forms import quantized
 from ....core.ops.pool2d import QPool2DBase
 from ....core.ops.quant_base import I8
-from .base import QuantNeon, conv_geometry, register
+from ....core.ops.window import conv_geometry
+from .base import QuantNeon, register
 
 
 class QPool2DLayer(QuantNeon, QPool2DBase):

@@ -2,10 +2,10 @@
 (depthwise_conv2d.py), Pool2D (pool2d.py), ResizeBilinear (resize.py), L2Normalization,
 InstanceNorm and LocalResponseNormalization (norm.py).
 
-Each subclasses the core base of its op (the same validation as every backend), builds a native
-plan in prepare() and makes one native call per run. Fused activations reach the native code as a clamp
-range; a form computed here by no native kernel (a TANH or SIGN_BIT fused into a
-normalization, empty tensors) is refused and falls back to cpu.
+Each subclasses the core base of its op (the same validation as every backend), builds a
+native plan in prepare() and makes one native call per run. Fused activations reach the native
+code as a clamp range; a form computed here by no native kernel (a TANH or SIGN_BIT fused into
+a normalization, empty tensors) is refused and falls back to cpu.
 """
 from __future__ import annotations
 
