@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .common import NUMERIC, CpuKernel, register
+from .common import NUMERIC, OpKernel, register
 
 
 @register("AddN")
-class AddNLayer(CpuKernel):
+class AddNLayer(OpKernel):
     """The element-wise sum of N inputs of one shape, added in input order."""
 
     dtypes = NUMERIC

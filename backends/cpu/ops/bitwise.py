@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from .common import CpuKernel, register
+from .common import OpKernel, register
 
 BITS = frozenset(np.dtype(t) for t in (np.int8, np.int16, np.int32, np.uint8, np.uint16,
                                        np.uint32))
 
 
 @register("BitwiseXor")
-class BitwiseXorLayer(CpuKernel):
+class BitwiseXorLayer(OpKernel):
     dtypes = BITS
 
     def validate(self) -> None:

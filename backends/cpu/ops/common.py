@@ -10,11 +10,5 @@ kernels = KernelRegistry("cpu")
 register = kernels.register
 
 
-class CpuKernel(OpKernel):
-    """A cpu kernel (core/ops/base.py's OpKernel under the cpu backend's name)."""
-
-    backend_id = "cpu"
-
-
-__all__ = ["kernels", "register", "CpuKernel", "OpKernel", "ANY", "CLAMPS", "F32", "NUMERIC",
+__all__ = ["kernels", "register", "OpKernel", "ANY", "CLAMPS", "F32", "NUMERIC",
            "activation", "clamp_activation", "conv_padding", "dtypes", "same_padding"]

@@ -8,11 +8,11 @@ from __future__ import annotations
 import numpy as np
 
 from ....core.ir.sparsity import densify
-from .common import ANY, CpuKernel, register
+from .common import ANY, OpKernel, register
 
 
 @register("Densify")
-class DensifyLayer(CpuKernel):
+class DensifyLayer(OpKernel):
     dtypes = ANY
     quantized = True
 

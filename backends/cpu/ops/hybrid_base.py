@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .common import CpuKernel
+from .common import OpKernel
 from ....core.quant.qmath import round_half_away
 
 I8 = np.dtype(np.int8)
@@ -67,7 +67,7 @@ def weight_scales(t, channels: int) -> np.ndarray:
     return np.broadcast_to(s, (channels,)) if s.size == 1 else s
 
 
-class HybridKernel(CpuKernel):
+class HybridKernel(OpKernel):
     """Shared checks: float32 input/output, int8 constant weights with zero point 0."""
 
     weights_index = 1

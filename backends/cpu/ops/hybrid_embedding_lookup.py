@@ -8,12 +8,12 @@ from __future__ import annotations
 import numpy as np
 
 from ....core.ops.forms import int8_table
-from .common import CpuKernel, register
+from .common import OpKernel, register
 from .hybrid_base import F32, I8
 
 
 @register("EmbeddingLookup", when=int8_table)
-class HybridEmbeddingLookupLayer(CpuKernel):
+class HybridEmbeddingLookupLayer(OpKernel):
     """out[i] = value[ids[i]] * scale (per tensor, or per row of the table)."""
 
     dtypes = None

@@ -5,7 +5,7 @@ import heapq
 
 import numpy as np
 
-from .common import F32, CpuKernel, register
+from .common import F32, OpKernel, register
 
 
 def non_max_suppression(boxes: np.ndarray, scores: np.ndarray, max_out: int, iou_thr: float,
@@ -64,7 +64,7 @@ def non_max_suppression(boxes: np.ndarray, scores: np.ndarray, max_out: int, iou
     return selected, selected_scores
 
 
-class NonMaxSuppressionBase(CpuKernel):
+class NonMaxSuppressionBase(OpKernel):
     """inputs (boxes [n, 4], scores [n], max_output_size, iou_threshold, score_threshold
     [, soft_nms_sigma]); outputs padded to max_output_size with zeros, then the count."""
 

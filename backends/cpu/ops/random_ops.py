@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .common import CpuKernel, register
+from .common import OpKernel, register
 
 
-class RandomKernel(CpuKernel):
+class RandomKernel(OpKernel):
     dtypes = None
 
     def make_generator(self) -> np.random.Generator:

@@ -1,4 +1,5 @@
-"""The quantized kernels' base class.
+"""What the cpu quantized kernels import: their base (core/ops/quant_base.py QuantOpKernel), the
+dtypes, the form predicates and the cpu registry.
 
 Quantized forms of an op (int8/uint8/int16 tensors with scale and zero point) are separate
 kernel classes from the float ones, registered in the cpu registry under the same keys with
@@ -10,12 +11,7 @@ from __future__ import annotations
 
 from .....core.ops.forms import is_quantized, quantized, quantized_input
 from .....core.ops.quant_base import I8, I16, Q_DTYPES, U8, QuantOpKernel
-from ..common import CpuKernel, register
+from ..common import register
 
-
-class QuantKernel(QuantOpKernel, CpuKernel):
-    """A cpu quantized kernel (core/ops/quant_base.py's QuantOpKernel on the cpu backend)."""
-
-
-__all__ = ["Q_DTYPES", "I8", "U8", "I16", "QuantKernel", "QuantOpKernel", "is_quantized",
+__all__ = ["Q_DTYPES", "I8", "U8", "I16", "QuantOpKernel", "is_quantized",
            "quantized", "quantized_input", "register"]

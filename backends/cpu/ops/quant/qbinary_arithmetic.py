@@ -31,7 +31,7 @@ import numpy as np
 from .....core.ops.binary_arithmetic import QAddSubBase, QMulBase
 from .....core.quant import qdiv_math, qmath, qpairtable
 from .....errors import ExecutionError
-from .base import U8, QuantKernel, quantized, register
+from .base import U8, QuantOpKernel, quantized, register
 
 I64 = np.int64
 
@@ -47,7 +47,7 @@ class QMulLayer(QMulBase):
 
 
 @register("BinaryArithmetic.DIV", when=quantized)
-class QDivLayer(qpairtable.TabulatedBinary, QuantKernel):
+class QDivLayer(qpairtable.TabulatedBinary, QuantOpKernel):
     """DIV of two uint8 tensors (see the module docstring for the arithmetic)."""
 
     dtypes = frozenset({U8})

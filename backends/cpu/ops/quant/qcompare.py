@@ -31,7 +31,7 @@ import numpy as np
 
 from .....core.quant import qmath
 from .....core.quant.qlut_math import lookup, value_table
-from .base import I16, QuantKernel, is_quantized, quantized, register
+from .base import I16, QuantOpKernel, is_quantized, quantized, register
 
 COMPARE: dict[str, Callable] = {
     "EQUAL": np.equal, "NOT_EQUAL": np.not_equal, "LESS": np.less,
@@ -41,7 +41,7 @@ COMPARISON_LEFT_SHIFT = 8
 INT16_RAW = frozenset({"LESS", "LESS_EQUAL", "GREATER", "GREATER_EQUAL"})
 
 
-def check_binary_operands(kernel: QuantKernel, what: str) -> None:
+def check_binary_operands(kernel: QuantOpKernel, what: str) -> None:
     """Two quantized per-tensor inputs of the same dtype (TF_LITE_ENSURE_TYPES_EQ)."""
     op, graph_inputs = kernel.op, kernel.inputs
     a, b = graph_inputs[0], graph_inputs[1]
@@ -55,7 +55,7 @@ def check_binary_operands(kernel: QuantKernel, what: str) -> None:
 
 
 @register("Comparison", when=quantized)
-class QComparisonLayer(QuantKernel):
+class QComparisonLayer(QuantOpKernel):
     """Comparison of two quantized tensors into a bool tensor (see the module docstring)."""
 
     @classmethod
@@ -101,7 +101,7 @@ class QComparisonLayer(QuantKernel):
 
 @register("ElementwiseBinary.MAXIMUM", "ElementwiseBinary.MINIMUM",
           when=quantized)
-class QMaximumMinimumLayer(QuantKernel):
+class QMaximumMinimumLayer(QuantOpKernel):
     """MAXIMUM / MINIMUM of the raw stored integers (the interpreter ignores the quantization
     parameters of both inputs and the output)."""
 

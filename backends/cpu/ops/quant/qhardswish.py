@@ -21,11 +21,11 @@ from __future__ import annotations
 
 from .....core.quant.qlut_math import lookup, value_table
 from .....core.quant.qunary_math import hard_swish_params, hard_swish_q
-from .base import I8, U8, QuantKernel, quantized, register
+from .base import I8, U8, QuantOpKernel, quantized, register
 
 
 @register("ElementwiseActivation.HARD_SWISH", when=quantized)
-class QHardSwishLayer(QuantKernel):
+class QHardSwishLayer(QuantOpKernel):
     dtypes = frozenset({I8, U8})
 
     def validate(self) -> None:

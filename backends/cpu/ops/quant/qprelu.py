@@ -15,13 +15,13 @@ import numpy as np
 from .....core.quant import qmath
 from .....core.quant.qmath import multiply_by_quantized_multiplier as mbqm
 from .....core.quant.qmath import quantize_multiplier_int as qmult
-from .base import I8, I16, U8, QuantKernel, is_quantized, quantized, register
+from .base import I8, I16, U8, QuantOpKernel, is_quantized, quantized, register
 
 F32 = np.float32
 
 
 @register("PReLU", when=quantized)
-class QPReLULayer(QuantKernel):
+class QPReLULayer(QuantOpKernel):
     """PRELU of a quantized input with a quantized alpha (int8, uint8)."""
 
     dtypes = frozenset({I8, U8})

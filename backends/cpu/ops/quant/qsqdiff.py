@@ -23,14 +23,14 @@ import numpy as np
 
 from .....core.quant import qmath, qpairtable
 from .....core.quant.qbinary_math import common_scale, rescale_below_one
-from .base import I8, QuantKernel, quantized, register
+from .base import I8, QuantOpKernel, quantized, register
 
 I64 = np.int64
 LEFT_SHIFT = 7
 
 
 @register("SquaredDifference", when=quantized)
-class QSquaredDifferenceLayer(qpairtable.TabulatedBinary, QuantKernel):
+class QSquaredDifferenceLayer(qpairtable.TabulatedBinary, QuantOpKernel):
     """SQUARED_DIFFERENCE of two int8 tensors (see the module docstring)."""
 
     dtypes = frozenset({I8})

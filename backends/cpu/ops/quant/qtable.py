@@ -14,10 +14,10 @@ import numpy as np
 from .....core.ops.quant_lut import QLutBase
 from .....core.quant import qlut_math as qm
 from .....core.quant import qmath
-from .base import I16, QuantKernel
+from .base import I16, QuantOpKernel
 
 
-class UnaryTableKernel(QuantKernel):
+class UnaryTableKernel(QuantOpKernel):
     """A quantized unary op computed once per input value in validate() (`compute`)."""
 
     int16_zero_points = True     # the interpreter needs zero points 0 on int16 input and output

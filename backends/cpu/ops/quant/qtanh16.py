@@ -28,10 +28,10 @@ import numpy as np
 
 from .....core.quant.qfixed import pot16, sigmoid16, tanh16
 from .....core.quant.qlut_math import checked_log2, lookup, value_table
-from .base import I16, QuantKernel, quantized, register
+from .base import I16, QuantOpKernel, quantized, register
 
 
-class _FixedPoint16(QuantKernel):
+class _FixedPoint16(QuantOpKernel):
     dtypes = frozenset({I16})
     max_left_shift = 0
     exact_output_scale = False       # LOGISTIC: output scale == 1/32768, not just CheckedLog2

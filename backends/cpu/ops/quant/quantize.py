@@ -12,13 +12,13 @@ import numpy as np
 
 from .....core.backend.quantization import channel_axis, quantize
 from .....core.quant import qmath
-from .base import Q_DTYPES, QuantKernel, is_quantized, register
+from .base import Q_DTYPES, QuantOpKernel, is_quantized, register
 
 F32 = np.dtype(np.float32)
 
 
 @register("ElementwiseUnary.QUANTIZE")
-class QuantizeLayer(QuantKernel):
+class QuantizeLayer(QuantOpKernel):
     dtypes = Q_DTYPES | {F32}
 
     @classmethod

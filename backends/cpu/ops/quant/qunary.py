@@ -36,7 +36,7 @@ from .....core.quant.qmath import multiply_by_quantized_multiplier as mbqm
 from .....core.quant.qmath import quantize_multiplier_int as qmult
 from .....core.quant.qunary_math import rsqrt_int8
 from .....errors import ExecutionError
-from .base import I8, I16, QuantKernel, quantized, register
+from .base import I8, I16, QuantOpKernel, quantized, register
 from .qtable import LutKernel, UnaryTableKernel
 
 F32 = np.float32
@@ -68,7 +68,7 @@ class QAbsLayer(UnaryTableKernel):
 
 
 @register("ElementwiseUnary.NEG", when=quantized)
-class QNegLayer(QuantKernel):
+class QNegLayer(QuantOpKernel):
     """NEG of the stored integers (int8, int16), wrapping, quantization parameters ignored."""
 
     dtypes = frozenset({I8, I16})
@@ -108,7 +108,7 @@ class QRsqrtLayer(NonNegativeInput, LutKernel):
 
 
 @register("ElementwiseUnary.SQRT", when=quantized)
-class QSqrtLayer(NonNegativeInput, QuantKernel):
+class QSqrtLayer(NonNegativeInput, QuantOpKernel):
     """SqrtEvalQuantized, vectorized (float32 throughout, truncating conversion)."""
     dtypes = frozenset({I8, I16})
     what = "non-negative"
@@ -134,7 +134,7 @@ class QSqrtLayer(NonNegativeInput, QuantKernel):
 
 
 @register("ElementwiseUnary.RSQRT", dtypes=(I8,), when=quantized)
-class QRsqrtInt8Layer(NonNegativeInput, QuantKernel):
+class QRsqrtInt8Layer(NonNegativeInput, QuantOpKernel):
     """int8 RSQRT (a 256-entry table of qunary_math.rsqrt_int8); int16 RSQRT is QRsqrtLayer."""
 
     dtypes = frozenset({I8})
