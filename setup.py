@@ -27,6 +27,7 @@ from setuptools.modified import newer_group
 
 HERE = Path(__file__).resolve().parent
 CSRC = HERE / "backends" / "acl_neon" / "csrc"
+RUNTIME = HERE / "core" / "exec" / "csrc"      # the native segment runner (core), its headers
 X86 = platform.machine().lower() in ("x86_64", "amd64", "i686", "x86")
 ISA_FLAGS = {
     "_avx2": ["-mavx2", "-mfma", "-mf16c"],
@@ -54,7 +55,7 @@ class BuildNative(build_ext):
             import pybind11
         except ImportError as e:     # optional extensions: a CompileError skips them
             raise CompileError(f"pybind11 is not installed: {e}") from None
-        ext.include_dirs += [pybind11.get_include(), str(CSRC / "common")]
+        ext.include_dirs += [pybind11.get_include(), str(CSRC / "common"), str(RUNTIME)]
         plain = [s for s in ext.sources if isa_suffix(s) is None]
         special = [s for s in ext.sources if isa_suffix(s) is not None]
         objects = []
@@ -72,12 +73,23 @@ class BuildNative(build_ext):
             self.force = force
 
 
+def runtime_headers() -> list[str]:
+    return sorted(str(p.relative_to(HERE)) for p in RUNTIME.glob("*.h"))
+
+
 def native_extensions() -> list[Extension]:
-    if not CSRC.is_dir():
-        return []
+    """The core's segment runner (`onert_py.core.exec._native`), then one module per acl_neon
+    kernel group."""
     only = {g for g in os.environ.get("ONERT_NATIVE_ONLY", "").split(",") if g}
-    common = sorted(str(p.relative_to(HERE)) for p in (CSRC / "common").glob("*.cpp"))
     exts = []
+    if RUNTIME.is_dir() and (not only or "native" in only):
+        exts.append(Extension(
+            "onert_py.core.exec._native", [str((RUNTIME / "native.cpp").relative_to(HERE))],
+            depends=runtime_headers(), language="c++", optional=True,
+            extra_compile_args=BASE_FLAGS, extra_link_args=["-fopenmp"]))
+    if not CSRC.is_dir():
+        return exts
+    common = sorted(str(p.relative_to(HERE)) for p in (CSRC / "common").glob("*.cpp"))
     for group in sorted(p for p in CSRC.iterdir() if p.is_dir()):
         if group.name in ("common", "tests") or (only and group.name not in only):
             continue
@@ -86,7 +98,7 @@ def native_extensions() -> list[Extension]:
         if not sources:
             continue
         headers = sorted(str(p.relative_to(HERE)) for d in (group, CSRC / "common")
-                         for pat in ("*.h", "*.inc") for p in d.glob(pat))
+                         for pat in ("*.h", "*.inc") for p in d.glob(pat)) + runtime_headers()
         exts.append(Extension(
             f"onert_py.backends.acl_neon._{group.name}", sources + common, depends=headers,
             language="c++", optional=True,

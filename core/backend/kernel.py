@@ -17,7 +17,9 @@ class Kernel:
     `configure` receives the op and its tensors; it checks everything a run relies on and
     raises CompileError otherwise. `prepare` builds whatever depends on shapes and buffers
     (views, temporaries); it runs at configure time and again when a dynamic shape changes.
-    `run` computes, without checks or allocation. Constant results are the compiler's: ops on
+    `run` computes, without checks or allocation. A kernel with native compute also returns a
+    native step from `bind()` (its run over the tensors' buffers, taking no arguments), which
+    the executors run instead of `run` inside a native segment. Constant results are the compiler's: ops on
     constants are folded before kernels exist (core/compiler/constant_folding.py).
 
     Dynamic shapes: when an input or output tensor `is_dynamic`, configure() only validates
@@ -29,6 +31,7 @@ class Kernel:
     """
 
     shape_from_run = False
+    native_step = None     # the run bound to the tensors' slots (bind()); None: run() in Python
 
     op: Operation
     inputs: list[ITensor | None]
@@ -41,6 +44,7 @@ class Kernel:
         self.validate()
         if not self.dynamic:
             self.prepare()
+            self.native_step = self.bind()
 
     @classmethod
     def supports(cls, op: Operation, graph: Any) -> tuple[bool, str]:
@@ -58,6 +62,12 @@ class Kernel:
 
     def prepare(self) -> None:
         """Build shape-dependent state; called at configure and after shape changes."""
+
+    def bind(self):
+        """This kernel's run as a native step bound to its tensors' slots
+        (core/exec/native.py), made after each prepare(); None (the default) when the kernel
+        runs in Python. The executors chain consecutive native steps into one native call."""
+        return None
 
     def run(self) -> None:  # type: ignore[no-redef]
         raise NotImplementedError

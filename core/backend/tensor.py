@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy as np
 
+from ..exec.native import set_slot
 from ..ir import Operand, Quantization
 
 
@@ -55,6 +56,7 @@ class HostTensor(ITensor):
         self.planned_shape = self.shape    # the compile-time shape the arena slot holds
         self._arena: np.ndarray | None = None
         self.version = 0                   # bumped whenever the buffer changes
+        self._slot = None                  # the native slot steps read (core/exec/native.py)
 
     @property
     def buffer(self) -> np.ndarray:
@@ -63,6 +65,8 @@ class HostTensor(ITensor):
     def set_buffer(self, array: np.ndarray | None) -> None:
         self._buffer = array
         self.version += 1
+        if self._slot is not None:         # native steps bound to this tensor follow it
+            set_slot(self._slot, array)
 
     def bind_arena(self, arena: np.ndarray, offset: int) -> None:
         """Point this tensor at `nbytes` of the arena starting at `offset`."""
@@ -98,8 +102,7 @@ class HostTensor(ITensor):
     def release(self) -> None:
         """Drop a run-time buffer after its last use; arena-placed tensors keep their slot."""
         if self._arena is None and not self.is_constant and self.is_dynamic:
-            self._buffer = None
-            self.version += 1
+            self.set_buffer(None)
 
 
 def host_array(t: ITensor) -> np.ndarray:

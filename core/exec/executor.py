@@ -79,6 +79,7 @@ class DynamicRun:
         seen = tuple((t.shape, getattr(t, "version", 0)) for t in self.tensors)
         if seen != self.seen:
             k.prepare()
+            k.native_step = k.bind()
             self.seen = seen
         k.run()
 

@@ -14,6 +14,7 @@ import math
 import numpy as np
 
 from ....core.backend import KernelRegistry
+from ....core.exec.native import run_step, slot_of
 from ....core.ir import Graph, Operation
 from ....core.ops.forms import EIGHT_BIT
 from .. import native
@@ -54,8 +55,10 @@ def float_io(op: Operation, graph: Graph, name: str,
 
 
 class NeonMixin:
-    """Mixed in before the core base: `class <Op>Layer(NeonMixin, <Op>Base)`. The default
-    run() is one call of the native plan built in prepare(), input `plan_input` to output 0."""
+    """Mixed in before the core base: `class <Op>Layer(NeonMixin, <Op>Base)`. prepare() builds
+    a native plan; bind() binds it to the tensors' slots as the kernel's native step
+    (core/exec/native.py), by default input `plan_input` to output 0 (`plan_operands` names
+    others); run() runs that step."""
 
     backend_id = "acl_neon"    # names this backend in the core base's refusals
     native_group = "core"
@@ -88,8 +91,22 @@ class NeonMixin:
     def threads(self) -> int:
         return getattr(self.ctx, "threads", 1)
 
+    def plan_operands(self) -> list:
+        """The tensors the plan's step reads and writes, in its bind() order."""
+        return [self.inputs[self.plan_input], self.outputs[0]]
+
+    def bind(self):
+        plan = getattr(self, "plan", None)
+        if plan is None or not hasattr(plan, "bind"):
+            return None           # a kernel still called with arrays (run() below)
+        return plan.bind(*(slot_of(t) for t in self.plan_operands()), self.threads)
+
     def run(self) -> None:
-        self.plan.run(self.inputs[self.plan_input].buffer, self.outputs[0].buffer, self.threads)
+        if self.native_step is not None:
+            run_step(self.native_step)
+        else:
+            self.plan.run(self.inputs[self.plan_input].buffer, self.outputs[0].buffer,
+                          self.threads)
 
 
 class QuantNeon(NeonMixin):

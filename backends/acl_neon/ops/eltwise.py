@@ -102,9 +102,8 @@ class NeonBinaryBase(NeonEltwise):
                              if self.out_dtype == F32 else None)
         self.plan = self.lib.BinaryPlan(self.lib.BINARY_OPS.index(name), lo, hi, shape, sa, sb)
 
-    def run(self) -> None:
-        self.plan.run(self.inputs[0].buffer, self.inputs[1].buffer, self.outputs[0].buffer,
-                      self.threads)
+    def plan_operands(self) -> list:
+        return [self.inputs[0], self.inputs[1], self.outputs[0]]
 
 
 @register("BinaryArithmetic")

@@ -8,10 +8,14 @@
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
+#include <array>
 #include <cstdint>
 #include <string>
+#include <tuple>
+#include <vector>
 
 #include "isa.h"
+#include "native_bind.h"
 
 namespace onert_neon {
 namespace py = pybind11;
@@ -39,6 +43,28 @@ const T* in_buffer(py::array& a, const char* what, int64_t count) {
 template <class T>
 T* out_buffer(py::array& a, const char* what, int64_t count) {
   return buffer_of<T>(a, what, count, true);
+}
+
+// plan.bind(slot_0, ..., slot_{N-1}, threads): the native step (core/exec/csrc/native_step.h)
+// running plan.exec(slot_0, ..., slot_{N-1}, threads) over those tensors' current buffers.
+// The step keeps the plan and the slots alive; exec() checks each buffer when it runs.
+template <class Plan, size_t N>
+py::capsule bind_plan(py::object self, py::args args) {
+  if (args.size() != N + 1)
+    throw py::type_error("bind() takes " + std::to_string(N) + " tensor slots and threads");
+  const Plan* plan = self.cast<const Plan*>();
+  std::array<const onert_rt::Slot*, N> slots;
+  std::vector<py::object> keep{self};
+  for (size_t i = 0; i < N; ++i) {
+    slots[i] = onert_rt::slot_of(args[i]);
+    keep.push_back(py::reinterpret_borrow<py::object>(args[i]));
+  }
+  const int threads = args[N].cast<int>();
+  return onert_rt::make_step(
+      [plan, slots, threads] {
+        std::apply([&](auto... s) { plan->exec(s..., threads); }, slots);
+      },
+      std::move(keep));
 }
 
 // set_isa / active_isa / detected_isa / available_isas on every kernel module

@@ -1,4 +1,5 @@
-// Module _eltwise: plans (built once in a kernel's prepare()) whose run() makes one native call.
+// Module _eltwise: plans (built once in a kernel's prepare()); plan.bind(slots..., threads)
+// gives the native step that runs it (native_step.h).
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -7,10 +8,12 @@
 
 #include "bind_util.h"
 #include "eltwise.h"
+#include "native_bind.h"
 
 namespace py = pybind11;
 using namespace onert_neon;
 using namespace onert_neon::eltwise;
+using namespace onert_rt;
 
 namespace {
 
@@ -64,13 +67,12 @@ struct BinaryPlan {
     na = extent(shape, sa);
     nb = extent(shape, sb);
   }
-  void run(py::array a, py::array b, py::array out, int threads) const {
-    const float* pa = in_buffer<float>(a, "binary input 0", na);
-    const float* pb = in_buffer<float>(b, "binary input 1", nb);
-    void* po = p.op >= kEq ? static_cast<void*>(out_buffer<bool>(out, "binary output", nout))
-                           : static_cast<void*>(out_buffer<float>(out, "binary output", nout));
+  void exec(const Slot* a, const Slot* b, const Slot* o, int threads) const {
+    const float* pa = in<float>(a, na, "binary input 0");
+    const float* pb = in<float>(b, nb, "binary input 1");
+    void* po = p.op >= kEq ? static_cast<void*>(out<bool>(o, nout, "binary output"))
+                           : static_cast<void*>(out<float>(o, nout, "binary output"));
     if (nout == 0) return;
-    py::gil_scoped_release release;
     binary(p, pa, pb, po, threads);
   }
 };
@@ -84,11 +86,8 @@ struct UnaryPlan {
     p.op = op;
     p.alpha = alpha;
   }
-  void run(py::array x, py::array y, int threads) const {
-    const float* px = in_buffer<float>(x, "unary input", n);
-    float* py_ = out_buffer<float>(y, "unary output", n);
-    py::gil_scoped_release release;
-    unary(p, px, py_, n, threads);
+  void exec(const Slot* x, const Slot* y, int threads) const {
+    unary(p, in<float>(x, n, "unary input"), out<float>(y, n, "unary output"), n, threads);
   }
 };
 
@@ -98,11 +97,9 @@ struct SoftmaxPlan {
   SoftmaxPlan(int64_t rows_, int64_t n_, float beta_) : rows(rows_), n(n_), beta(beta_) {
     if (rows < 0 || n < 1) throw py::value_error("softmax: bad shape");
   }
-  void run(py::array x, py::array y, int threads) const {
-    const float* px = in_buffer<float>(x, "softmax input", rows * n);
-    float* py_ = out_buffer<float>(y, "softmax output", rows * n);
-    py::gil_scoped_release release;
-    softmax(px, py_, rows, n, beta, threads);
+  void exec(const Slot* x, const Slot* y, int threads) const {
+    softmax(in<float>(x, rows * n, "softmax input"), out<float>(y, rows * n, "softmax output"),
+            rows, n, beta, threads);
   }
 };
 
@@ -131,11 +128,8 @@ struct ReducePlan {
     st.insert(st.end(), rst.begin(), rst.end());
     nin = extent(all, st);
   }
-  void run(py::array x, py::array y, int threads) const {
-    const float* px = in_buffer<float>(x, "reduce input", nin);
-    float* py_ = out_buffer<float>(y, "reduce output", nout);
-    py::gil_scoped_release release;
-    reduce(p, px, py_, threads);
+  void exec(const Slot* x, const Slot* y, int threads) const {
+    reduce(p, in<float>(x, nin, "reduce input"), out<float>(y, nout, "reduce output"), threads);
   }
 };
 
@@ -147,11 +141,10 @@ struct ArgPlan {
     if (outer < 0 || len < 1 || inner < 1 || len > (int64_t{1} << 24))
       throw py::value_error("argminmax: bad shape");
   }
-  void run(py::array x, py::array out, int threads) const {
-    const float* px = in_buffer<float>(x, "argminmax input", outer * len * inner);
-    void* po = out64 ? static_cast<void*>(out_buffer<int64_t>(out, "argminmax output", outer * inner))
-                     : static_cast<void*>(out_buffer<int32_t>(out, "argminmax output", outer * inner));
-    py::gil_scoped_release release;
+  void exec(const Slot* x, const Slot* o, int threads) const {
+    const float* px = in<float>(x, outer * len * inner, "argminmax input");
+    void* po = out64 ? static_cast<void*>(out<int64_t>(o, outer * inner, "argminmax output"))
+                     : static_cast<void*>(out<int32_t>(o, outer * inner, "argminmax output"));
     argminmax(px, po, out64, outer, len, inner, is_max, threads);
   }
 };
@@ -164,20 +157,20 @@ PYBIND11_MODULE(_eltwise, m) {
   py::class_<BinaryPlan>(m, "BinaryPlan")
       .def(py::init<int, float, float, std::vector<int64_t>, std::vector<int64_t>,
                     std::vector<int64_t>>())
-      .def("run", &BinaryPlan::run);
+      .def("bind", &bind_plan<BinaryPlan, 3>);
   py::class_<UnaryPlan>(m, "UnaryPlan")
       .def(py::init<int, float, int64_t>())
-      .def("run", &UnaryPlan::run);
+      .def("bind", &bind_plan<UnaryPlan, 2>);
   py::class_<SoftmaxPlan>(m, "SoftmaxPlan")
       .def(py::init<int64_t, int64_t, float>())
-      .def("run", &SoftmaxPlan::run);
+      .def("bind", &bind_plan<SoftmaxPlan, 2>);
   py::class_<ReducePlan>(m, "ReducePlan")
       .def(py::init<int, std::vector<int64_t>, std::vector<int64_t>, std::vector<int64_t>,
                     std::vector<int64_t>, bool>())
-      .def("run", &ReducePlan::run);
+      .def("bind", &bind_plan<ReducePlan, 2>);
   py::class_<ArgPlan>(m, "ArgPlan")
       .def(py::init<int64_t, int64_t, int64_t, bool, bool>())
-      .def("run", &ArgPlan::run);
+      .def("bind", &bind_plan<ArgPlan, 2>);
   // op codes, in the header's order
   m.attr("BINARY_OPS") = std::vector<std::string>{
       "ADD", "SUB", "MUL", "DIV", "MAXIMUM", "MINIMUM", "SquaredDifference", "PReLU", "EQUAL",
