@@ -22,6 +22,7 @@ kernels.register("AssignVariable")(AssignVariableLayer)
 
 class BuiltinConfig(IConfig):
     id = "builtin"
+    host_memory = True
     support_dynamic_tensor = True
     support_permutation = True
 
@@ -43,6 +44,14 @@ class BuiltinContext(HostBackendContext):
 
     def make_tensor(self, operand) -> HostTensor:
         return IOTensor(operand) if operand.index in self.io else HostTensor(operand)
+
+    def gen_tensors(self) -> TensorRegistry:
+        registry = super().gen_tensors()        # sizes checked against max_tensor_bytes
+        for index in self.io:
+            t = registry.get_native_itensor(index)
+            if isinstance(t, IOTensor):
+                t.placeholder()
+        return registry
 
     def tensor(self, index: int):
         if index >= 0 and index not in self.tensor_registry:

@@ -24,6 +24,7 @@ class SubgraphCall(Kernel):
     """Shared by If and While: compiling children, checking signatures, calling them."""
 
     shape_from_run = True     # outputs take the shapes the child gives them
+    follows_buffers = True
 
     @classmethod
     def subgraph_calls(cls, op: Operation, inputs: list, outputs: list

@@ -17,6 +17,7 @@ F32 = np.dtype(np.float32)
 
 class PermuteLayer(Kernel):
     """Copy src -> dst, reading both buffers at run time (IO tensors rebind every run)."""
+    follows_buffers = True
 
     def validate(self) -> None:
         src, dst = self.inputs[0], self.outputs[0]

@@ -21,8 +21,10 @@ from ..errors import ConfigError
 
 EXECUTORS = tuple(_EXECUTOR_CLASSES)          # Linear, Dataflow, Parallel
 # what `backends: null` (not set by any source; the packaged default) means: the compiler
-# loads these. default.yaml, schema.json and the README say so.
-DEFAULT_BACKENDS: tuple[str, ...] = ("cpu",)
+# loads these, the fastest first; one that cannot load here is left out with its reason
+# (acl_neon where its native modules are not built: then cpu alone). default.yaml,
+# schema.json and the README say so.
+DEFAULT_BACKENDS: tuple[str, ...] = ("acl_neon", "cpu")
 PLANNERS = ("WIC", "FirstFit", "Bump")
 SECTIONS = {"opencl": ("platform", "device", "cache_dir")}   # backend sections and their keys
 TRUE, FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off", "")
@@ -35,6 +37,7 @@ ENV_KEYS = {
     "CPU_MEMORY_PLANNER": "memory_planner", "NUM_THREADS": "num_threads",
     "TRACING_MODE": "tracing", "TRACING_PATH": "tracing", "WORKSPACE_DIR": "workspace_dir",
     "GRAPH_DOT_DUMP": "graph_dot_dump", "USE_MMAPED_DATA": "use_mmaped_data",
+    "NATIVE_SEGMENTS": "native_segments",
 }
 MERGED = ("op_backend", "op_backend_map") + tuple(SECTIONS)   # merged key by key across sources
 
@@ -55,6 +58,7 @@ class Config:
     backend_paths: list[str] = field(default_factory=list)
     max_tensor_bytes: int = 1 << 34
     max_while_iterations: int = 1_000_000
+    native_segments: bool = True
     sections: dict[str, Any] = field(default_factory=dict)   # backends' own sections
 
 
@@ -219,7 +223,7 @@ def _coerce(key: str, value: Any, where: str) -> Any:
         if int(value) < 1:
             raise ConfigError(f"{where}: {key} must be at least 1, got {value!r}")
         return int(value)
-    if key == "use_mmaped_data":
+    if key in ("use_mmaped_data", "native_segments"):
         return _flag(key, value, where)
     if key == "tracing":
         return _path_or_flag(key, value, where, "trace.json")

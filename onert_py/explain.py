@@ -7,7 +7,7 @@ from .placement import subgraph_placement
 
 def explain(compiler, compiled) -> str:
     """The primary subgraph, then every child subgraph compiled for control flow."""
-    lines = [f"backends: {', '.join(compiler.order)}" + (
+    lines = [f"backends: {', '.join(compiler.order)}" + _default_note(compiler) + (
         f" (not loaded: {'; '.join(f'{b}: {w}' for b, w in compiler.failures.items())})"
         if compiler.failures else "")]
     lines += _subgraph(compiler, compiled)
@@ -17,6 +17,16 @@ def explain(compiler, compiled) -> str:
                      f"input shapes {', '.join(str(s) for s in shapes) or 'none'}:")
         lines += _subgraph(compiler, child)
     return "\n".join(lines)
+
+
+def _default_note(compiler) -> str:
+    """Why these backends, when the session was created without a list."""
+    if not getattr(compiler, "defaulted", False):
+        return ""
+    if "acl_neon" in compiler.order:
+        return (" (the default: acl_neon's native modules load here, so the fastest list, "
+                "acl_neon;cpu)")
+    return " (the default: acl_neon's native modules do not load here, so cpu alone)"
 
 
 def _subgraph(compiler, compiled) -> list[str]:
@@ -37,4 +47,10 @@ def _subgraph(compiler, compiled) -> list[str]:
     for pm in p.permutes:
         lines.append(f"  #{pm.index} Permute tensor #{pm.operand} {g.operands[pm.operand].name!r}: "
                      f"{pm.from_backend} -> {pm.to_backend} (as #{pm.output})")
+    if p.shared:
+        lines.append(f"permutes elided (host backends share the tensor): {len(p.shared)}")
+        for sh in p.shared:
+            how = ("written into the user's output array" if sh.owner == "builtin"
+                   and sh.operand in g.outputs else f"{sh.owner} -> {sh.user}")
+            lines.append(f"  tensor #{sh.operand} {g.operands[sh.operand].name!r}: {how}")
     return lines

@@ -1,5 +1,5 @@
-"""Placement: which backend runs each op of a compiled session, and the Permutes inserted where
-data crosses backends (Session.placement()). A snapshot: frozen, it does not follow later
+"""Placement: which backend runs each op of a compiled session, the Permutes inserted where
+data crosses backends, and the crossings shared without one (Session.placement()). A snapshot: frozen, it does not follow later
 recompilation (set_input_shape, set_input_type) or child subgraphs compiled by later runs."""
 from __future__ import annotations
 
@@ -36,6 +36,17 @@ class PermutePlacement:
 
 
 @dataclass(frozen=True)
+class SharedTensor:
+    """A crossing between two host-memory backends without a Permute: backend `user` reads or
+    writes tensor `operand` of backend `owner` itself (one buffer). `owner` "builtin" with an
+    output operand: the op writes straight into the user's output array."""
+
+    operand: int
+    owner: str
+    user: str
+
+
+@dataclass(frozen=True)
 class SubgraphPlacement:
     """The placement of one compiled subgraph: its ops in execution order (Permutes apart)."""
 
@@ -43,6 +54,7 @@ class SubgraphPlacement:
     input_shapes: tuple[tuple[int, ...], ...]     # the shapes it was compiled for
     ops: tuple[OpPlacement, ...]
     permutes: tuple[PermutePlacement, ...]
+    shared: tuple[SharedTensor, ...] = ()        # crossings elided (no Permute)
 
     @property
     def op_backend(self) -> dict[int, str]:
@@ -87,6 +99,10 @@ class Placement:
         return self.primary.permutes
 
     @property
+    def shared(self) -> tuple[SharedTensor, ...]:
+        return self.primary.shared
+
+    @property
     def op_backend(self) -> dict[int, str]:
         return self.primary.op_backend
 
@@ -123,4 +139,5 @@ def subgraph_placement(compiler, compiled) -> SubgraphPlacement:
         ops.append(OpPlacement(oi, op.type, op.name, a.backend, a.rule,
                                MappingProxyType(dict(a.refusals))))
     shapes = tuple(tuple(g.operands[i].shape) for i in g.inputs)
-    return SubgraphPlacement(compiled.index, shapes, tuple(ops), tuple(permutes))
+    shared = tuple(SharedTensor(*x) for x in lowered.shared)
+    return SubgraphPlacement(compiled.index, shapes, tuple(ops), tuple(permutes), shared)

@@ -61,6 +61,7 @@ class Session:
             self._model.close()
             raise
         self._closed_tracer = None
+        self._fast = None    # (compiled subgraph, [(dtype, shape) per input]) of run()'s fast path
         # seconds spent loading the model file, and compiling it (config included)
         self.timings = {"load": t1 - t0, "compile": time.perf_counter() - t1}
         self._blas_want = self._blas_threads_wanted()
@@ -219,26 +220,112 @@ class Session:
             self._resize(pos, shape)
         return out
 
-    def run(self, inputs: Sequence[np.ndarray] | Mapping[str, np.ndarray]) -> list[np.ndarray]:
-        """Run the model; returns fresh arrays in model output order. Thread-safe: calls from
-        several threads are serialised (one run at a time per session)."""
+    def run(self, inputs: Sequence[np.ndarray] | Mapping[str, np.ndarray],
+            outputs: Sequence[np.ndarray] | None = None) -> list[np.ndarray]:
+        """Run the model; returns its outputs in model output order. Thread-safe: calls from
+        several threads are serialised (one run at a time per session).
+
+        An input that is a C-contiguous ndarray of the model's dtype and shape is read in
+        place (never written, never kept after the call); anything else is converted first.
+        `outputs`: preallocated arrays, one per model output (C-contiguous, writeable, the
+        output's dtype and shape), written in place and returned (onert's set_output);
+        without it, the outputs are fresh arrays."""
         with self._lock:
-            self._open()
-            arrays = self._bind_inputs(inputs)
-            self._apply_threads()
+            if self._compiler is None:
+                self._open()
             compiled = self._compiled
-            for t, a in zip(compiled.inputs, arrays):
+            fast = self._fast
+            if fast is None or fast[0] is not compiled:
+                fast = self._fast = (compiled, [(t.dtype, t.planned_shape) for t in
+                                                compiled.inputs])
+            specs = fast[1]
+            if (type(inputs) is list or type(inputs) is tuple) and len(inputs) == len(specs) \
+                    and all(type(a) is np.ndarray and a.dtype == dt and a.shape == shape
+                            and a.flags.c_contiguous for a, (dt, shape) in zip(inputs, specs)):
+                arrays = inputs
+                io = compiled.executor.fast_io(compiled.outputs)
+                if io is not None and _blas_threads.get("applied") == self._blas_want:
+                    return self._run_native(compiled, io, list(inputs), outputs)
+            else:
+                arrays = [a if a.flags.c_contiguous else np.ascontiguousarray(a)
+                          for a in self._bind_inputs(inputs)]
+                compiled = self._compiled            # -1 dims may have resized the session
+            if _blas_threads.get("applied") != self._blas_want:
+                self._apply_threads()
+            outs = compiled.outputs
+            if outputs is not None:
+                self._check_outputs(outputs, arrays)
+            ins = compiled.inputs
+            for t, a in zip(ins, arrays):
                 t.bind_user(a)
-            for t in compiled.outputs:    # dynamic outputs are sized by their Permute
-                t.set_buffer(None if t.is_dynamic else np.empty(t.planned_shape, t.dtype))
             try:
-                with np.errstate(all="ignore"):    # inf/nan propagate as in TFLite, silently
-                    compiled.executor.execute()
-                outs = [t.buffer for t in compiled.outputs]
+                if outputs is None:
+                    for t in outs:    # dynamic outputs are sized by their producer
+                        t.set_buffer(None if t.is_dynamic else np.empty(t.planned_shape,
+                                                                        t.dtype))
+                else:
+                    for t, a in zip(outs, outputs):
+                        t.set_buffer(None if t.is_dynamic else a)
+                executor = compiled.executor
+                if executor.all_native:
+                    executor.execute()
+                else:
+                    with np.errstate(all="ignore"):    # inf/nan propagate as in TFLite
+                        executor.execute()
+                result = [t.buffer for t in outs]
             finally:
-                for t in (*compiled.inputs, *compiled.outputs):
+                for t in ins:
                     t.set_buffer(None)
-        return outs
+                for t in outs:
+                    t.set_buffer(None)
+            if outputs is not None:
+                for k, (t, a, r) in enumerate(zip(outs, outputs, result)):
+                    if r is not a:                  # a dynamic output: copied when it fits
+                        if r.shape != a.shape:
+                            raise InputError(f"output {k} ({t.name!r}) came out with shape "
+                                             f"{r.shape}; the array given has {a.shape}")
+                        np.copyto(a, r)
+                result = list(outputs)
+        return result
+
+    def _run_native(self, compiled, io, arrays: list, outputs) -> list[np.ndarray]:
+        """run() of a subgraph that is one native segment: one native call binds the arrays,
+        runs every op with the GIL released and unbinds them."""
+        outs = compiled.outputs
+        if outputs is None:
+            result = [np.empty(t.planned_shape, t.dtype) for t in outs]
+        else:
+            self._check_outputs(outputs, arrays)
+            result = list(outputs)
+        segment, in_slots, out_slots = io
+        failed = segment.run_io(in_slots, arrays, out_slots, result)
+        if failed >= 0:
+            ex = compiled.executor
+            raise ex.failure(ex._units.steps[0][failed], RuntimeError(segment.error))
+        return result
+
+    def _check_outputs(self, outputs, inputs) -> None:
+        """The preallocated output arrays of run(outputs=...): what each must be."""
+        outs = self._compiled.outputs
+        if not isinstance(outputs, (list, tuple)) or len(outputs) != len(outs):
+            raise InputError(f"outputs must be a list of {len(outs)} arrays (one per model "
+                             f"output), got {type(outputs).__name__}"
+                             + (f" of {len(outputs)}" if isinstance(outputs, (list, tuple))
+                                else ""))
+        for k, (t, a) in enumerate(zip(outs, outputs)):
+            what = f"output {k} ({t.name!r})"
+            if not isinstance(a, np.ndarray):
+                raise InputError(f"{what}: expected an ndarray, got {type(a).__name__}")
+            if a.dtype != t.dtype:
+                raise InputError(f"{what}: expected dtype {t.dtype}, got {a.dtype}")
+            if not t.is_dynamic and a.shape != tuple(t.planned_shape):
+                raise InputError(f"{what}: expected shape {tuple(t.planned_shape)}, got "
+                                 f"{a.shape}")
+            if not a.flags.c_contiguous or not a.flags.writeable:
+                raise InputError(f"{what}: the array must be C-contiguous and writeable")
+            if any(np.may_share_memory(a, x) for x in (*inputs, *outputs[:k])):
+                raise InputError(f"{what}: the array shares memory with an input or another "
+                                 f"output")
 
     def _blas_threads_wanted(self) -> int | None:
         """BLAS threads for this session's runs: config num_threads (None: the library's
@@ -268,10 +355,16 @@ class Session:
 
     def reset_state(self) -> None:
         """Reset every variable tensor (RNN/LSTM/SVDF state) of every compiled subgraph to its
-        initial value (the model's data, or zeros), as TFLite's ResetVariableTensors."""
+        initial value (the model's data, or zeros), as TFLite's ResetVariableTensors, and the
+        resource variables: they are unassigned again and the model's CALL_ONCE runs its
+        initialisation again on the next run (a streaming model starts a new stream)."""
         with self._lock:
             compiler = self._open()
             reset_variables([self._compiled, *compiler.children.values()])
+            variables = compiler.state.get("variables")
+            if variables is not None:          # resource variables: unassigned again
+                variables.reset()
+            compiler.state.pop("call_once_done", None)     # CALL_ONCE initialises them again
 
     def trace_summary(self) -> str:
         """Where the time went, from the trace (config `tracing`): markdown tables of op
@@ -304,6 +397,7 @@ class Session:
                                      self._graph.outputs, compiled.lowered.graph.outputs)])
             self._closed_repr = (model.path or "<bytes>", list(compiler.order))
             self._compiler = self._compiled = self._graph = self._model = None
+            self._fast = None
             tracer = self._closed_tracer = compiler.tracer
             try:
                 if tracer is not None and tracer.events:

@@ -142,7 +142,7 @@ def test_keras_lstm_lowered_to_while() -> None:
 def test_keras_lstm_split_across_backends() -> None:
     path = model_path("lstm_text")
     tokens = RNG.integers(0, 1000, (1, 64)).astype(np.int32)
-    one = run(path, [tokens])
+    one = run(path, [tokens], backends=["cpu"])
     config = {"backends": ["cpu", "cpu2"], "backend_paths": [PLUGINS],
               "op_backend": {"FullyConnected": "cpu2", "LOGISTIC": "cpu2"}}
     two = run(path, [tokens], **config)

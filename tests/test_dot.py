@@ -48,7 +48,7 @@ def test_dot_structure(session):
         assert a in nodes and b in nodes, (a, b)
     ops = [n for n in nodes if re.fullmatch(r"op\d+", n)]
     n_permutes = len(session.placement().permutes)
-    assert n_permutes == 4
+    assert n_permutes == 2          # cpu <-> testadd; the input and output are shared
     assert len(ops) == len(lowered.graph.operations) == 3 + n_permutes
     permutes = [n for n in ops if "Permute" in nodes[n]]
     assert len(permutes) == n_permutes and all("dashed" in nodes[n] for n in permutes)

@@ -25,6 +25,7 @@ RNG = np.random.default_rng(11)
 
 
 def session(model, executor: str, **cfg) -> onert_py.Session:
+    cfg.setdefault("backends", ["cpu"])       # these tests plan cpu's memory
     return onert_py.Session(model, config={"executor": executor, "backend_paths": [PLUGINS],
                                            **cfg})
 

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import onert_py
+from op_harness import backend_or_skip
 from onert_py import Placement, SessionClosedError
 
 from builders import cf_models
@@ -37,25 +38,44 @@ def test_mixed_backends_insert_permutes(plugins):
     assert p.used_backends == {"cpu", "testadd"}
     assert p.ops_on("testadd") == (add,) and p.ops_on("cpu") == (conv, relu)
     assert p.backend_of(1) == "testadd"
-    # the input into cpu, conv's output into testadd, ADD's back to cpu, the output to builtin
+    # conv's output into testadd and ADD's back to cpu: testadd's tensors are not host
+    # memory it shares (IConfig.host_memory); cpu reads the input and writes the output in
+    # place (no Permute with builtin, which owns them)
     crossings = [(q.operand, q.from_backend, q.to_backend) for q in p.permutes]
-    assert crossings == [(t["x"], "builtin", "cpu"), (t["conv"], "cpu", "testadd"),
-                         (t["sum"], "testadd", "cpu"), (t["y"], "cpu", "builtin")]
+    assert crossings == [(t["conv"], "cpu", "testadd"), (t["sum"], "testadd", "cpu")]
+    assert [(s.operand, s.owner, s.user) for s in p.shared] == [
+        (t["y"], "builtin", "cpu"), (t["x"], "builtin", "cpu")]
     copies = [q.output for q in p.permutes]
-    assert len(set(copies)) == 4 and min(copies) > max(t.values())    # new tensors
+    assert len(set(copies)) == 2 and min(copies) > max(t.values())    # new tensors
     assert min(q.index for q in p.permutes) > max(op.index for op in p.ops)
     assert p.children == () and p.primary.index == 0
     assert p.primary.input_shapes == ((1, 6, 6, 3),)
 
 
-def test_one_backend_permutes_only_inputs_and_outputs():
+def test_one_backend_shares_inputs_and_outputs():
     model, t = conv_add_relu()
     with onert_py.Session(model, backends="cpu") as sess:
         p = sess.placement()
+        assert "permutes elided (host backends share the tensor): 2" in sess.explain()
     assert p.used_backends == {"cpu"} and p.backends == ("cpu",)
     assert all(op.rule == "default order" and not op.refusals for op in p.ops)
+    assert p.permutes == ()
+    assert [(s.operand, s.owner, s.user) for s in p.shared] == [
+        (t["y"], "builtin", "cpu"), (t["x"], "builtin", "cpu")]
+
+
+def test_acl_cl_crossings_keep_their_permutes():
+    """acl_cl's tensors live on the device: data crossing to or from it is still copied."""
+    backend_or_skip("acl_cl")
+    model, t = conv_add_relu()
+    with onert_py.Session(model, backends="acl_cl;cpu",
+                          config={"op_backend": {"ADD": "cpu"}}) as sess:
+        p = sess.placement()
+    assert p.op_backend == {0: "acl_cl", 1: "cpu", 2: "acl_cl"}
     assert [(q.operand, q.from_backend, q.to_backend) for q in p.permutes] == [
-        (t["x"], "builtin", "cpu"), (t["y"], "cpu", "builtin")]
+        (t["x"], "builtin", "acl_cl"), (t["conv"], "acl_cl", "cpu"),
+        (t["sum"], "cpu", "acl_cl"), (t["y"], "acl_cl", "builtin")]
+    assert p.shared == ()
 
 
 def test_rules_and_backends_that_did_not_load(plugins):

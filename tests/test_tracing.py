@@ -40,9 +40,10 @@ def test_trace_written_on_close(tmp_path):
     for _ in range(3):
         sess.run(inputs())
     sess.close()
-    spans = check_trace(json.loads(path.read_text()), ops_per_run=5 + 4, runs=3)
+    # cpu reads the inputs and writes the outputs in place: 5 ops, no Permute
+    spans = check_trace(json.loads(path.read_text()), ops_per_run=5, runs=3)
     names = {s["name"] for s in spans}
-    assert "$0 CONV_2D" in names and any(n.endswith(" Permute") for n in names)
+    assert "$0 CONV_2D" in names and not any(n.endswith(" Permute") for n in names)
     conv = next(s for s in spans if s["name"] == "$0 CONV_2D" and s["ph"] == "B")
     assert conv["args"]["input0"] == "(1, 8, 8, 3)"
 
@@ -52,7 +53,7 @@ def test_tracing_from_environment(tmp_path, monkeypatch):
     monkeypatch.setenv("WORKSPACE_DIR", str(tmp_path))
     with onert_py.Session(small_cnn(), backends="cpu") as sess:
         sess.run(inputs())
-    check_trace(json.loads((tmp_path / "trace.json").read_text()), ops_per_run=9, runs=1)
+    check_trace(json.loads((tmp_path / "trace.json").read_text()), ops_per_run=5, runs=1)
 
 
 def test_trace_of_mobilenet_v2(tmp_path):
@@ -60,7 +61,9 @@ def test_trace_of_mobilenet_v2(tmp_path):
     path = tmp_path / "mnv2.json"
     with onert_py.Session(model_path("mobilenet_v2"), config={"tracing": str(path)}) as sess:
         sess.run([np.zeros((1, 224, 224, 3), np.float32)])
-    check_trace(json.loads(path.read_text()), ops_per_run=64 + 2, runs=1)
+    # the default backends: acl_neon runs every op in one native segment, which still
+    # traces one event per op; input and output are shared, not Permuted
+    check_trace(json.loads(path.read_text()), ops_per_run=64, runs=1)
 
 
 @pytest.mark.parametrize("executor", ["Linear", "Dataflow", "Parallel"])
@@ -87,9 +90,9 @@ def test_control_flow_ops_are_events_enclosing_their_subgraphs(tmp_path, executo
     # the summary counts self time: one row per op type and per backend, shares add up
     assert "| op type | count | total ms | mean ms | share |" in summary
     assert "| backend |" in summary
-    rows = [line for line in summary.splitlines() if line.startswith("| ")
-            and not line.startswith(("| op type", "| backend"))]
-    type_rows = rows[:len(rows) - 2]           # builtin and cpu rows close the second table
+    type_table = summary.split("\n\n")[0]       # the op-type table, then the backend table
+    type_rows = [line for line in type_table.splitlines() if line.startswith("| ")
+                 and not line.startswith("| op type")]
     assert any(r.startswith("| IF | 3 |") for r in type_rows), summary
     shares = [float(r.split("|")[5].strip().rstrip("%")) for r in type_rows]
     assert abs(sum(shares) - 100.0) < 0.6

@@ -9,6 +9,7 @@ from .ops import kernels
 
 class AclNeonConfig(IConfig):
     id = "acl_neon"
+    host_memory = True
     support_dynamic_tensor = False
     own_thread_pool = True       # OpenMP
 

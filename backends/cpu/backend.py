@@ -8,6 +8,7 @@ from .ops import kernels
 
 class CpuConfig(IConfig):
     id = "cpu"
+    host_memory = True
     support_dynamic_tensor = True
 
     def supports(self, op: Operation, graph: Graph) -> tuple[bool, str]:

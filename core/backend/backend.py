@@ -27,6 +27,9 @@ class IConfig(ABC):
     # uses other backends, the host BLAS those use is kept to one thread, so the two pools do
     # not spin against each other on the same cores
     own_thread_pool: bool = False
+    # the backend's tensors are HostTensors in host memory (NHWC, numpy dtypes): an operand
+    # crossing between two such backends is shared (one buffer) rather than Permuted
+    host_memory: bool = False
 
     def initialize(self) -> bool:
         """Prepare process-wide resources; False (with `unavailable_reason`) if it cannot run here."""

@@ -31,6 +31,9 @@ class Kernel:
     """
 
     shape_from_run = False
+    # the kernel reads its tensors' `buffer` afresh in every run (keeps no views from
+    # prepare()): it needs no re-prepare when a tensor is rebound (an IO tensor)
+    follows_buffers = False
     native_step = None     # the run bound to the tensors' slots (bind()); None: run() in Python
 
     op: Operation

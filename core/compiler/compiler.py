@@ -79,6 +79,7 @@ class Compiler:
     def __init__(self, model: Model, config: Config) -> None:
         self.model = model
         self.config = config
+        self.defaulted = not config.backends    # the default list: the fastest available
         self.requested = list(config.backends or DEFAULT_BACKENDS)
         self.backends: dict[str, Backend] = {}
         self.failures: dict[str, str] = {}
@@ -205,7 +206,9 @@ class Compiler:
         children being planned, outermost first (recursion check)."""
         graph = self.model.subgraphs[sg]
         op_backend = {oi: self.assignment[(sg, oi)].backend for oi in graph.operations}
-        lowered = lower(graph, op_backend, sg, io_float)
+        host = frozenset(b for b, be in self.backends.items()
+                         if getattr(be.config, "host_memory", False))
+        lowered = lower(graph, op_backend, sg, io_float, host, share_outputs=not stack)
 
         def control_flow(op, shapes: list) -> list[tuple[int, ...]]:
             return self._control_flow_shapes(op, shapes, stack, pending)
@@ -277,6 +280,8 @@ class Compiler:
                                lowered.operands_of(bid), self.backend_options(), compiler=self)
             contexts[bid] = self.backends[bid].new_context(data)
         registries = {bid: ctx.gen_tensors() for bid, ctx in contexts.items()}
+        for operand, owner, user in lowered.shared:     # host crossings: the owner's tensor
+            registries[user].set_migrant_tensor(operand, registries[owner].get_itensor(operand))
         builtin = contexts[BUILTIN]
         builtin.other_registries = [r for b, r in registries.items() if b != BUILTIN]
         kernels = {}
@@ -285,7 +290,8 @@ class Compiler:
         steps = [Step(oi, lowered.op_backend[oi], kernels[oi]) for oi in lowered.exec_order]
         reg = registries[BUILTIN]
         inputs = [reg.get_itensor(i) for i in lowered.graph.inputs]
-        executor = EXECUTORS[self.config.executor](steps, sg, self.tracer, inputs)
+        executor = EXECUTORS[self.config.executor](steps, sg, self.tracer, inputs,
+                                                   segments=self.config.native_segments)
         return CompiledSubgraph(sg, lowered, contexts, executor, inputs,
                                 [reg.get_itensor(o) for o in lowered.graph.outputs], io_float)
 

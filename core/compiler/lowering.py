@@ -4,6 +4,15 @@ Every non-constant operand gets a home backend (its producer's; builtin for subg
 An op reading an operand homed elsewhere reads a Permute'd copy instead; every subgraph output
 is copied by a Permute into a builtin IO tensor that wraps the user's output array. Constants
 are not permuted: each backend that reads one makes its own tensor of it.
+
+No Permute where nothing changes: between two backends whose tensors live in host memory
+(`host`: IConfig.host_memory; same dtype, NHWC layout and quantization, since the operand is
+the same), the reader uses the owner's tensor itself, one buffer with one lifetime, recorded
+in `LoweredGraph.shared` (onert's migrant tensors). With `share_outputs` (the session's
+primary subgraph, whose output arrays are bound before each run), a graph output produced on
+a host backend is written straight into the user's output array: its operand is homed on
+builtin (the IO tensor) and its producer shares it. Permute stays where a value is converted
+(float I/O of a quantized model) or crosses to or from a device backend.
 """
 from __future__ import annotations
 
@@ -24,6 +33,8 @@ class LoweredGraph:
     home: dict[int, str]               # non-constant operand -> owning backend id
     exec_order: list[int]              # op indices in execution order
     permutes: list[int] = field(default_factory=list)
+    # (operand, owning backend, backend using the owner's tensor): crossings without a Permute
+    shared: list[tuple[int, str, str]] = field(default_factory=list)
 
     def operands_of(self, backend_id: str) -> set[int]:
         """Operands the backend owns: those homed there plus the constants its ops read."""
@@ -50,10 +61,13 @@ def copy_graph(graph: Graph) -> Graph:
 
 
 def lower(graph: Graph, op_backend: dict[int, str], sg_index: int = 0,
-          io_float: frozenset[int] = frozenset()) -> LoweredGraph:
+          io_float: frozenset[int] = frozenset(), host: frozenset[str] = frozenset(),
+          share_outputs: bool = False) -> LoweredGraph:
     """`io_float`: quantized graph inputs/outputs the user passes and receives as float32; a
     builtin Permute quantizes such an input and dequantizes such an output (onert's float I/O
-    type of a quantized model)."""
+    type of a quantized model). `host`: the backends whose tensors are host memory (crossings
+    between two of them share the tensor); `share_outputs`: graph outputs produced on such a
+    backend are written into the IO tensor directly."""
     g = copy_graph(graph)
     op_backend = dict(op_backend)
     home: dict[int, str] = {i: BUILTIN for i in g.inputs}
@@ -68,6 +82,22 @@ def lower(graph: Graph, op_backend: dict[int, str], sg_index: int = 0,
             if i >= 0 and i not in home and not g.operands[i].is_constant:
                 home[i] = op_backend[op.index]
     lowered = LoweredGraph(g, op_backend, home, [])
+    host = frozenset(host) | {BUILTIN} if host else frozenset()
+    producer = {o: op_backend[op.index] for op in g.operations.values() for o in op.outputs
+                if o >= 0}
+    direct_out = set()       # graph outputs written straight into the IO tensor
+    shared_made: set[tuple[int, str]] = set()
+    if share_outputs:
+        for k, o in enumerate(g.outputs):
+            if (o >= 0 and o not in g.inputs and g.outputs.count(o) == 1
+                    and graph.outputs[k] not in io_float and producer.get(o) in host
+                    and producer[o] != BUILTIN and not g.operands[o].is_constant
+                    and not g.operands[o].is_variable and g.operands[o].dtype is not None
+                    and g.operands[o].dtype.kind != "O"):
+                direct_out.add(o)
+                home[o] = BUILTIN
+                lowered.shared.append((o, BUILTIN, producer[o]))
+                shared_made.add((o, producer[o]))
 
     def add_permute(src: int, dst_backend: str) -> int:
         dst = g.new_operand_index()
@@ -100,6 +130,11 @@ def lower(graph: Graph, op_backend: dict[int, str], sg_index: int = 0,
                                    f"out of order)")
             if g.operands[i].is_constant or b == BUILTIN or home[i] == b:
                 continue
+            if home[i] in host and b in host:       # one buffer: no Permute
+                if (i, b) not in shared_made:
+                    shared_made.add((i, b))
+                    lowered.shared.append((i, home[i], b))
+                continue
             if (i, b) not in made:
                 pi = add_permute(i, b)
                 made[(i, b)] = pi
@@ -108,6 +143,8 @@ def lower(graph: Graph, op_backend: dict[int, str], sg_index: int = 0,
         order.append(oi)
         written.update(o for o in op.outputs if o >= 0)
     for k, o in enumerate(g.outputs):
+        if o in direct_out:
+            continue
         pi = add_permute(o, BUILTIN)
         g.outputs[k] = g.operations[pi].outputs[0]
         if graph.outputs[k] in io_float:

@@ -4,7 +4,8 @@ Both follow the happens-before DAG of the subgraph's ops (core/backend/op_dag.py
 for the ops that write what it reads, and for earlier readers of what it writes).
 
 * `DataflowExecutor` runs, in one thread, whichever op is ready, the lowest op index first.
-  The order is deterministic, and the backends plan their memory for exactly that order.
+  The order is deterministic, and the backends plan their memory for exactly that order; in a
+  static execution it runs that order as native segments, like Linear.
 * `ParallelExecutor` gives each backend one worker thread; the calling thread tracks the
   dependencies and hands every ready op to its backend's worker, so that ops of different
   backends run at the same time. Memory is planned so that two tensors share bytes only when
@@ -65,8 +66,13 @@ class DataflowExecutor(_DagExecutor):
     name = "Dataflow"
 
     def _run(self, dynamic: bool) -> None:
-        counts = list(self._dyn_count)
         steps, dyn_reads = self.steps, self._dyn_reads
+        if not dynamic and not self._dyn_tensors:     # static: its fixed order, as segments
+            if self._units is None:
+                self._order = [steps[p] for p in self.dag.ready_order()]
+            self.run_units(self.units(self._order))
+            return
+        counts = list(self._dyn_count)
         for p in self.dag.ready_order():
             self.run_step(steps[p], dynamic)
             if dyn_reads[p]:

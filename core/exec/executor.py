@@ -8,6 +8,13 @@ it was compiled for (a While loop whose carried tensors grow, an If branch calle
 shapes), every step runs the dynamic way for that execution. Dynamic tensors are released
 after their last reader ran.
 
+Native segments: in a static execution, each maximal run of consecutive steps whose kernels
+have a native step (Kernel.bind(), core/exec/native.py) runs as one `Segment`: one call into
+C++ with the GIL released and no Python between the ops. A Python kernel ends a segment. With
+tracing on, the runner times each op, so the trace keeps one event per op; a failure inside a
+segment names the op, its type and backend like any other. Config `native_segments: false`
+runs every step through Python (the same results, one op at a time).
+
 `Executor` holds what the three executors share; `LinearExecutor` runs the steps in the
 lowered graph's order (Dataflow and Parallel live in dataflow.py).
 """
@@ -18,6 +25,7 @@ from typing import Callable
 
 from ...errors import ExecutionError, OnertPyError
 from ..backend import Kernel, host_array
+from . import native
 
 
 class RuntimeValues:
@@ -106,8 +114,35 @@ class Step:
     releases: list = field(default_factory=list)       # Linear: dynamic tensors dead after it
 
     def __post_init__(self) -> None:
-        self.dynamic = DynamicRun(self.kernel)
-        self.fast = self.dynamic if self.kernel.dynamic else self.kernel.run
+        k = self.kernel
+        self.dynamic = DynamicRun(k)
+        if k.dynamic:
+            self.fast = self.dynamic
+        elif k.native_step is None and not k.follows_buffers and any(
+                getattr(t, "rebinds", False) for t in (*k.inputs, *k.outputs) if t is not None):
+            self.fast = Rebinding(k)
+        else:
+            self.fast = k.run
+
+
+class Rebinding:
+    """A Python kernel's run on tensors that are rebound between runs (IO tensors shared with
+    the builtin backend): prepared again first whenever one of them got another buffer, since
+    prepare() may have kept views of the old one. Native steps need none of this: they follow
+    the tensors' slots."""
+
+    def __init__(self, kernel: Kernel) -> None:
+        self.kernel = kernel
+        self.tensors = [t for t in (*kernel.inputs, *kernel.outputs)
+                        if t is not None and getattr(t, "rebinds", False)]
+        self.seen = tuple(t.version for t in self.tensors)
+
+    def __call__(self) -> None:
+        seen = tuple(t.version for t in self.tensors)
+        if seen != self.seen:
+            self.kernel.prepare()
+            self.seen = seen
+        self.kernel.run()
 
 
 class Executor:
@@ -116,7 +151,7 @@ class Executor:
     name = ""
 
     def __init__(self, steps: list[Step], subgraph_index: int = 0, tracer=None,
-                 inputs: list | None = None) -> None:
+                 inputs: list | None = None, segments: bool = True) -> None:
         self.steps = steps
         self.subgraph_index = subgraph_index
         self.tracer = tracer
@@ -125,6 +160,8 @@ class Executor:
         self._live = steps
         self._dirty = False
         self._parent_span = None
+        self.segments = segments and native.available()
+        self._units: Units | None = None
 
     def shapes_changed(self) -> bool:
         """Whether the bound inputs differ in shape from the ones compiled for."""
@@ -136,6 +173,8 @@ class Executor:
         goes the dynamic way once, which puts every tensor back on its planned slot."""
         changed = self.shapes_changed()
         dynamic = changed or self._dirty
+        if dynamic:
+            self._units = None          # kernels are prepared (and bound) again
         self._dirty = True
         if self.tracer is not None:      # the span (If/While) this execution runs inside
             self._parent_span = self.tracer.current()
@@ -166,6 +205,72 @@ class Executor:
         return ExecutionError(f"subgraph {self.subgraph_index} op #{op.index} {op.name} on "
                               f"{step.backend} failed: {type(e).__name__}: {e}")
 
+    @property
+    def all_native(self) -> bool:
+        """Whether a static run of this executor is native segments only (no Python kernel:
+        NumPy's error state does not matter to it); False until its first run."""
+        u = self._units
+        return u is not None and u.all_native
+
+    def fast_io(self, outputs: list):
+        """(segment, input slots, output slots) when a static run of this executor is one
+        native segment and its last run left nothing to redo (Session.run then binds the
+        arrays and runs it in one native call); None otherwise."""
+        u = self._units
+        if u is None or self._dirty or self.tracer is not None or len(u.segments) != 1 \
+                or u.segments[0] is None:
+            return None
+        if u.io is None:
+            u.io = (u.segments[0], [native.slot_of(t) for t in self.inputs],
+                    [native.slot_of(t) for t in outputs])
+        return u.io
+
+    def units(self, order: list[Step]) -> "Units":
+        """The static execution of `order` as units (built once; again after a dynamic run):
+        each maximal run of native steps one Segment, each other step its own."""
+        if self._units is None:
+            self._units = Units(order, self.segments)
+        return self._units
+
+    def run_units(self, units: "Units") -> None:
+        """A static execution through `units` (traced when tracing is on)."""
+        if self.tracer is not None:
+            self._run_units_traced(units)
+            return
+        i = 0
+        runs = units.runs
+        try:
+            for run in runs:
+                failed = run()
+                if failed is not None and failed >= 0:
+                    raise self.failure(units.steps[i][failed],
+                                       RuntimeError(units.segments[i].error))
+                i += 1
+        except OnertPyError:
+            raise
+        except Exception as e:
+            raise self.failure(units.steps[i][0], e) from e
+
+    def _run_units_traced(self, units: "Units") -> None:
+        tracer = self.tracer
+        for seg, steps in zip(units.segments, units.steps):
+            if seg is None:
+                self.run_step(steps[0], False)
+                continue
+            failed, times = seg.run_traced()
+            parent = self._parent_span or tracer.current()
+            for k in range(len(times) // 2):
+                step = steps[k]
+                op = step.kernel.op
+                args = {f"input{j}": str(tuple(t.shape)) for j, t in
+                        enumerate(step.kernel.inputs) if t is not None}
+                tracer.record(f"${op.index} {op.name}",
+                              tracer.tid(f"{self.subgraph_index}, {step.backend}"), op.name,
+                              step.backend, args, tracer.us_of_ns(times[2 * k]),
+                              tracer.us_of_ns(times[2 * k + 1]), parent)
+            if failed >= 0:
+                raise self.failure(steps[failed], RuntimeError(seg.error))
+
     def _traced(self, step: Step, fn) -> None:
         tracer, op = self.tracer, step.kernel.op
         args = {f"input{k}": str(tuple(t.shape)) for k, t in enumerate(step.kernel.inputs)
@@ -192,26 +297,54 @@ class LinearExecutor(Executor):
                     last[i] = (s, t)
         for s, t in last.values():
             s.releases.append(t)
-        self._fast_runs = [s.fast for s in self._live]
         self._simple = all(not isinstance(s.fast, DynamicRun) and not s.releases
                            for s in self._live)
 
     def _run(self, dynamic: bool) -> None:
-        if self._simple and not dynamic and self.tracer is None:
-            self._execute_fast()
+        if self._simple and not dynamic:
+            self.run_units(self.units(self._live))
             return
         for step in self._live:
             self.run_step(step, dynamic)
             for t in step.releases:
                 t.release()
 
-    def _execute_fast(self) -> None:
-        i = 0
-        try:
-            for run in self._fast_runs:
-                run()
-                i += 1
-        except OnertPyError:
-            raise
-        except Exception as e:
-            raise self.failure(self._live[i], e) from e
+
+class Units:
+    """A static execution order as units: `runs[i]` is a Segment's run (returns -1, or the
+    position of the op that failed) or a Python step's run (returns None); `steps[i]` the
+    steps it covers; `segments[i]` the Segment or None."""
+
+    def __init__(self, order: list[Step], segments: bool) -> None:
+        self.runs: list = []
+        self.steps: list[list[Step]] = []
+        self.segments: list = []
+        self.io = None          # Executor.fast_io's answer, once asked
+        chain: list[Step] = []
+
+        def close_chain() -> None:
+            if chain:
+                seg = native.segment([s.kernel.native_step for s in chain])
+                self.runs.append(seg.run)
+                self.steps.append(list(chain))
+                self.segments.append(seg)
+                chain.clear()
+
+        for s in order:
+            k = s.kernel
+            if segments and k.native_step is not None and not k.dynamic:
+                chain.append(s)
+                continue
+            close_chain()
+            self.runs.append(s.fast)
+            self.steps.append([s])
+            self.segments.append(None)
+        close_chain()
+
+    @property
+    def all_native(self) -> bool:
+        return all(seg is not None for seg in self.segments)
+
+    @property
+    def native_ops(self) -> int:
+        return sum(len(st) for st, seg in zip(self.steps, self.segments) if seg is not None)

@@ -77,16 +77,26 @@ class Tracer:
                 self.sync(backend)    # a device backend's queued work belongs to this op
             end = self.now_us()
             stack.pop()
-            with self._lock:
-                children = mine[0]
-                if parent is not None:
-                    parent[0] += end - start
-                self.events.append({"name": name, "ph": "B", "ts": start, "pid": 0, "tid": tid,
-                                    "args": dict(args or {})})
-                self.events.append({"name": name, "ph": "E", "ts": end, "pid": 0, "tid": tid})
-                s = self.stats.setdefault((op_type or name, backend), [0, 0.0])
-                s[0] += 1
-                s[1] += end - start - children
+            self.record(name, tid, op_type, backend, args, start, end, parent, mine[0])
+
+    def record(self, name: str, tid: int, op_type: str, backend: str, args: dict | None,
+               start: float, end: float, parent: list | None, children: float = 0.0) -> None:
+        """One finished event (times in us since the tracer started) on thread `tid`; its time
+        counts as child time of `parent`. The native segment runner's ops come in here with the
+        begin and end it measured."""
+        with self._lock:
+            if parent is not None:
+                parent[0] += end - start
+            self.events.append({"name": name, "ph": "B", "ts": start, "pid": 0, "tid": tid,
+                                "args": dict(args or {})})
+            self.events.append({"name": name, "ph": "E", "ts": end, "pid": 0, "tid": tid})
+            s = self.stats.setdefault((op_type or name, backend), [0, 0.0])
+            s[0] += 1
+            s[1] += end - start - children
+
+    def us_of_ns(self, ns: int) -> float:
+        """A perf_counter_ns (CLOCK_MONOTONIC) reading, as this trace's us."""
+        return (ns - self._t0) / 1000.0
 
     def document(self) -> dict:
         meta = [{"name": "thread_name", "ph": "M", "pid": 0, "tid": tid, "args": {"name": name}}

@@ -104,6 +104,21 @@ class Segment {
   size_t size() const { return steps_.size(); }
   const std::string& error() const { return error_; }
 
+  // Session.run's fast path for a subgraph that is this one segment: point the input and
+  // output slots at `arrays` and `outs`, run with the GIL released, unbind them again (the
+  // user's arrays are not kept). -1 or the failing position, as run().
+  int run_io(py::list in_slots, py::list arrays, py::list out_slots, py::list outs) {
+    if (in_slots.size() != arrays.size() || out_slots.size() != outs.size())
+      throw py::value_error("run_io: one array per slot");
+    const size_t ni = in_slots.size(), no = out_slots.size();
+    for (size_t i = 0; i < ni; ++i) set_slot(in_slots[i], arrays[i]);
+    for (size_t i = 0; i < no; ++i) set_slot(out_slots[i], outs[i]);
+    int failed = run();
+    for (size_t i = 0; i < ni; ++i) set_slot(in_slots[i], py::none());
+    for (size_t i = 0; i < no; ++i) set_slot(out_slots[i], py::none());
+    return failed;
+  }
+
  private:
   int run_from(std::vector<int64_t>* times) {
     const int n = static_cast<int>(steps_.size());
@@ -144,6 +159,58 @@ py::capsule copy_step(py::object src, py::object dst, int64_t nbytes) {
       {src, dst});
 }
 
+// Write `data` (a few bytes, e.g. a resource id) into dst at every run: VAR_HANDLE.
+py::capsule const_step(py::object dst, py::bytes data) {
+  Slot* d = slot_of(dst);
+  std::string bytes = data;
+  return make_step(
+      [d, bytes] {
+        const int64_t n = static_cast<int64_t>(bytes.size());
+        std::memcpy(out<char>(d, n, "handle output"), bytes.data(), bytes.size());
+      },
+      {dst});
+}
+
+// The size check of a variable's storage against what the op reads or writes.
+void check_variable(const Slot* var, int64_t nbytes, const std::string& name) {
+  if (var->nbytes != nbytes)
+    throw StepError(name + " holds " + std::to_string(var->nbytes) + " bytes, the op uses " +
+                    std::to_string(nbytes));
+}
+
+// READ_VARIABLE: the variable's value (its storage, assigned when flag[0] != 0) into out.
+py::capsule variable_read_step(py::object var, py::object flag, py::object dst, int64_t nbytes,
+                               std::string name, std::string unset) {
+  Slot* v = slot_of(var);
+  Slot* f = slot_of(flag);
+  Slot* d = slot_of(dst);
+  return make_step(
+      [v, f, d, nbytes, name, unset] {
+        if (!*in<uint8_t>(f, 1, "variable flag")) throw StepError(unset);
+        check_variable(v, nbytes, name);
+        std::memcpy(out<char>(d, nbytes, "READ_VARIABLE output"), in<char>(v, nbytes, name.c_str()),
+                    static_cast<size_t>(nbytes));
+      },
+      {var, flag, dst});
+}
+
+// ASSIGN_VARIABLE: src into the variable's storage, which then counts as assigned.
+py::capsule variable_assign_step(py::object var, py::object flag, py::object src,
+                                 int64_t nbytes, std::string name) {
+  Slot* v = slot_of(var);
+  Slot* f = slot_of(flag);
+  Slot* s = slot_of(src);
+  return make_step(
+      [v, f, s, nbytes, name] {
+        check_variable(v, nbytes, name);
+        const char* a = in<char>(s, nbytes, "ASSIGN_VARIABLE input");
+        char* b = out<char>(v, nbytes, name.c_str());
+        if (a != b) std::memmove(b, a, static_cast<size_t>(nbytes));
+        *out<uint8_t>(f, 1, "variable flag") = 1;
+      },
+      {var, flag, src});
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_native, m) {
@@ -169,6 +236,9 @@ PYBIND11_MODULE(_native, m) {
       },
       "Run one native step (RuntimeError with its message if it fails)");
   m.def("copy_step", &copy_step, "A step copying nbytes from one slot to another");
+  m.def("const_step", &const_step, "A step writing these bytes into a slot");
+  m.def("variable_read_step", &variable_read_step, "READ_VARIABLE as a native step");
+  m.def("variable_assign_step", &variable_assign_step, "ASSIGN_VARIABLE as a native step");
   m.def("slot_info", [](py::handle cap) {
     Slot* s = slot_of(cap);
     return py::make_tuple(reinterpret_cast<uintptr_t>(s->data), s->nbytes, s->writeable);
@@ -177,6 +247,7 @@ PYBIND11_MODULE(_native, m) {
       .def(py::init<py::list>())
       .def("run", &Segment::run)
       .def("run_traced", &Segment::run_traced)
+      .def("run_io", &Segment::run_io)
       .def("__len__", &Segment::size)
       .def_property_readonly("error", &Segment::error);
 }
