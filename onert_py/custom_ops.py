@@ -23,10 +23,11 @@ tensors, and follows the backend kernel contract (``validate``/``prepare``/``run
 shape policy (the model's declared output shapes, or run-time shapes when those are open); it
 raises ``onert_py.core.compiler.shape_inference.Dynamic`` when it cannot tell before run time.
 
-Kernels bundled with onert_py (MediaPipe's ``Convolution2DTransposeBias``, TFLite's
-``TFLite_Detection_PostProcess``) are registered by default; registering the same name overrides
-them, and :func:`unregister_custom_op` brings the bundled one back. A Session uses the kernels
-registered when it compiles.
+Kernels bundled with onert_py (MediaPipe's ``Convolution2DTransposeBias``, its landmark ops
+``Landmarks2TransformMatrix``, ``TransformTensorBilinear``, ``TransformTensor`` and
+``TransformLandmarks``, TFLite's ``TFLite_Detection_PostProcess``) are registered by default;
+registering the same name overrides them, and :func:`unregister_custom_op` brings the bundled one
+back. A Session uses the kernels registered when it compiles.
 """
 from __future__ import annotations
 

@@ -109,6 +109,7 @@ class FunctionKernel(Kernel):
         return f"FunctionKernel({getattr(self.fn, '__name__', self.fn)!r})"
 
 
-from . import detection_postprocess, mediapipe  # noqa: E402  (bundled kernels register on import)
+from . import (  # noqa: E402  (bundled kernels register on import)
+    detection_postprocess, mediapipe, mediapipe_landmarks)
 
-BUNDLED = (mediapipe, detection_postprocess)
+BUNDLED = (mediapipe, mediapipe_landmarks, detection_postprocess)

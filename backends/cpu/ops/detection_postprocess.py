@@ -28,13 +28,13 @@ when it has them, which can reorder tied scores; this kernel follows its one-thr
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
 
+from ....core.ops.bundled import BundledKernel, bundle
+from ....core.ops.flexbuffer_options import as_float, as_int, read_map, require
 from ....errors import ExecutionError
-from .bundled import BundledKernel, bundle
 
 CODE = "TFLite_Detection_PostProcess"
 F32, U8 = np.dtype(np.float32), np.dtype(np.uint8)
@@ -62,40 +62,14 @@ class Options:
         return self.max_detections * self.max_classes_per_detection
 
 
-def _as_int(key: str, value) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or (
-            isinstance(value, float) and not value.is_integer()):
-        raise ValueError(f"{CODE}: option {key!r} must be an integer, got {value!r}")
-    if not -2**31 <= int(value) < 2**31:
-        raise ValueError(f"{CODE}: option {key!r} = {value} does not fit in int32")
-    return int(value)
-
-
-def _as_float(key: str, value) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise ValueError(f"{CODE}: option {key!r} must be a finite number, got {value!r}")
-    return float(np.float32(value))          # TFLite keeps them as float
-
-
 def parse_options(options: bytes | None) -> Options:
     """The op's options from their FlexBuffer map; ValueError when missing or malformed."""
-    from flatbuffers import flexbuffers
-    if not options:
-        raise ValueError(f"{CODE} needs its custom options (a FlexBuffer map), the op has none")
-    try:
-        m = flexbuffers.Loads(bytes(options))
-    except Exception as e:   # noqa: BLE001  (any decoding failure means malformed bytes)
-        raise ValueError(f"{CODE}: the custom options are not a FlexBuffer: {e}") from None
-    if not isinstance(m, dict):
-        raise ValueError(f"{CODE}: the custom options must be a FlexBuffer map, got "
-                         f"{type(m).__name__}")
-    missing = [k for k in (*INT_KEYS, *FLOAT_KEYS) if m.get(k) is None]
-    if missing:
-        raise ValueError(f"{CODE}: the custom options lack {', '.join(missing)}")
-    ints = {k: _as_int(k, m[k]) for k in INT_KEYS}
-    floats = {k: _as_float(k, m[k]) for k in FLOAT_KEYS}
+    m = read_map(CODE, options)
+    require(CODE, m, (*INT_KEYS, *FLOAT_KEYS))
+    ints = {k: as_int(CODE, k, m[k]) for k in INT_KEYS}
+    floats = {k: as_float(CODE, k, m[k]) for k in FLOAT_KEYS}
     per_class = m.get("detections_per_class")
-    per_class = 100 if per_class is None else _as_int("detections_per_class", per_class)
+    per_class = 100 if per_class is None else as_int(CODE, "detections_per_class", per_class)
     regular = m.get("use_regular_nms")
     if regular is None:
         regular = False

@@ -12,7 +12,7 @@ import struct
 
 import numpy as np
 
-from .bundled import BundledKernel, bundle
+from ....core.ops.bundled import BundledKernel, bundle
 from .transpose_conv import TransposeConvPlan
 
 CODE = "Convolution2DTransposeBias"

@@ -1,18 +1,20 @@
-"""The base of the custom kernels onert_py bundles (mediapipe, detection_postprocess): their
-custom options are parsed by the op's compile-time check, by its shape rule and by the kernel
-alike, so the plumbing lives here once."""
+"""The base of the custom kernels onert_py bundles (backends/cpu/ops: mediapipe,
+mediapipe_landmarks, detection_postprocess): their custom options are parsed by the op's
+compile-time check, by its shape rule (core/compiler/shape_rules_custom.py asks the registration)
+and by the kernel alike, so the plumbing lives here once."""
 from __future__ import annotations
 
-from ....core.backend import Kernel
-from ....custom_ops import register_bundled
+from ...custom_ops import register_bundled
+from ..backend import Kernel
 
 
 class BundledKernel(Kernel):
     """A bundled custom kernel. Subclasses set `code` (the custom code) and define
-    `parse_options(bytes)` (a staticmethod; ValueError when the options are malformed),
+    `parse_options(bytes)` (a staticmethod; ValueError when the options are malformed; or
+    override `options_of(op)` where they depend on more of the op, such as its version),
     `check_op(op, graph)` (inputs, outputs and types; `supports` adds the options' check) and
     `shape_rule(options, input shapes)` (the output shapes; `infer_shapes` is the shape rule
-    custom.py asks the registration for)."""
+    that core/compiler/shape_rules_custom.py asks the registration for)."""
 
     code: str
 
