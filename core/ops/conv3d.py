@@ -134,18 +134,22 @@ def _check_float(kernel, **tensors) -> None:
 
 
 class Conv3DBase(OpKernel):
-    """Float CONV_3D: inputs (input, filter, bias?); `act` the fused clamp; prepare-time
-    `window(...)` gives the geometry."""
+    """Float CONV_3D: inputs (input, filter, bias?); `act` the fused clamp; `geometry()` (at
+    prepare time) the window."""
 
     def validate(self) -> None:
         x, w, y = self.inputs[0], self.inputs[1], self.outputs[0]
         bias = self.inputs[2] if len(self.inputs) > 2 else None
         _check_float(self, filter=w, bias=bias, output=y)
-        shape = _fail_on_value_error(self, conv3d_shape, self.op.params, x.shape, w.shape)
+        _fail_on_value_error(self, strides_dilations, self.op.params)
+        if len(w.shape) != 5:
+            raise self.fail(f"filter must be 5-D [KD, KH, KW, I, O], got {tuple(w.shape)}")
         if bias is not None and tuple(bias.shape) != (w.shape[4],):
             raise self.fail(f"bias must have shape ({w.shape[4]},), got {tuple(bias.shape)}")
-        if not self.dynamic and tuple(y.shape) != shape:
-            raise self.fail(f"output shape {tuple(y.shape)} is not {shape}")
+        if not self.dynamic:         # else the shape rule checks the shapes at run time
+            shape = _fail_on_value_error(self, conv3d_shape, self.op.params, x.shape, w.shape)
+            if tuple(y.shape) != shape:
+                raise self.fail(f"output shape {tuple(y.shape)} is not {shape}")
         self.act = clamp_activation(self.op.params.fused_activation_function)
 
     def geometry(self) -> Window3D:
@@ -155,7 +159,7 @@ class Conv3DBase(OpKernel):
 
 class Conv3DTransposeBase(OpKernel):
     """Float CONV_3D_TRANSPOSE: inputs (output_shape, filter, input, bias?); `act` the fused
-    clamp; prepare-time `geometry()` gives the window of the forward convolution (output ->
+    clamp; `geometry()` (at prepare time) the window of the forward convolution (output ->
     input) whose padding it undoes."""
 
     data = 2
