@@ -82,6 +82,9 @@ X = (1, 2, 2, 1)
 PADS = [[0, 0], [1, 1], [1, 1], [0, 0]]
 CONV = {"padding": "SAME", "stride_h": 1, "stride_w": 1, "dilation_h_factor": 1,
         "dilation_w_factor": 1, "fused_activation_function": "NONE"}
+CONV3D = {"padding": "SAME", "stride_d": 1, "stride_h": 1, "stride_w": 1,
+          "dilation_d_factor": 1, "dilation_h_factor": 1, "dilation_w_factor": 1,
+          "fused_activation_function": "NONE"}
 POOL = {"padding": "VALID", "stride_h": 2, "stride_w": 2, "filter_height": 2,
         "filter_width": 2, "fused_activation_function": "NONE"}
 
@@ -128,6 +131,11 @@ PROBES: dict[str, Probe] = {
                              B(3, weights=1)), (O((1, 4, 4, 3)),),
                             {"padding": "SAME", "stride_h": 1, "stride_w": 1,
                              "fused_activation_function": "NONE"}),
+    "CONV_3D": Probe((D((1, 2, 4, 4, 2)), W((2, 3, 3, 2, 3), qaxis=4), B(3)),
+                     (O((1, 2, 4, 4, 3)),), CONV3D),
+    "CONV_3D_TRANSPOSE": Probe((P([1, 2, 4, 4, 3]), W((2, 3, 3, 3, 2), qaxis=3),
+                                D((1, 2, 4, 4, 2)), B(3, weights=1)), (O((1, 2, 4, 4, 3)),),
+                               CONV3D),
     "LSTM": _lstm((1, 2), (1, 2)),
     "UNIDIRECTIONAL_SEQUENCE_LSTM": _lstm((1, 3, 2), (1, 3, 2), time_major=False),
     "RNN": _rnn((1, 2), (1, 2)),

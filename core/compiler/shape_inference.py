@@ -105,13 +105,6 @@ def spatial(op: Operation, x: Shape, kh: int, kw: int, dh: int, dw: int, channel
             channels)
 
 
-@rule("Conv2D")
-def _conv(op, shapes, v):
-    cout, kh, kw, _ = shapes[1]
-    return [spatial(op, shapes[0], kh, kw, op.params.dilation_h_factor,
-                    op.params.dilation_w_factor, cout)]
-
-
 @rule("DepthwiseConv2D")
 def _dwconv(op, shapes, v):
     _, kh, kw, cout = shapes[1]

@@ -1,8 +1,19 @@
-"""CONV_2D's shared logic: the float kernels' checks (`Conv2DBase`), and the quantized form's
-Prepare (`QConv2DBase`, on `QConvBase`, which DEPTHWISE_CONV_2D shares): quantization checks,
-multipliers and the requantization constants of `ConvRequant`.
+"""CONV_2D's shared logic: the group count (`conv_groups`), the float kernels' checks
+(`Conv2DBase`), and the quantized form's Prepare (`QConv2DBase`, on `QConvBase`, which
+DEPTHWISE_CONV_2D shares): quantization checks, multipliers and the requantization constants of
+`ConvRequant`.
 
-TFLite's builtin CONV_2D runs, per input type (conv.cc Eval):
+Grouped convolution (conv.cc Prepare): the filter's input depth may be a divisor of the input's;
+groups = input depth / filter input depth, and output channel c reads the input channels of group
+c // (cout / groups). TFLite runs every grouped form on its reference kernels
+(reference_ops::Conv, reference_integer_ops::ConvPerChannel, reference_ops::HybridConvPerChannel):
+for int8 and uint8 that means the reference rescale on every channel (`reference_split` 0). A
+filter depth that does not divide the input depth is refused (TFLite refuses it too), and so are
+output channels that are not a multiple of the groups (TFLite reads past the input then).
+A backend whose kernel computes ungrouped convolutions only sets `grouped_kernel = False`: its
+`supports` then refuses grouped ones, which run on the next backend (cpu).
+
+TFLite's builtin CONV_2D runs, per input type (conv.cc Eval), ungrouped:
   uint8 -> optimized_ops::Conv (im2col + cpu_backend_gemm, per-tensor multiplier),
   int8  -> optimized_integer_ops::ConvPerChannel (im2col + cpu_backend_gemm, per-channel),
   int16 -> reference_integer_ops::ConvPerChannel (int64 accumulator and bias).
@@ -26,11 +37,46 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..ir import Graph, Operation
 from ..quant import qmath
 from .base import OpKernel, clamp_activation
 from .quant_base import I8, I16, U8, QuantOpKernel
 
 I64 = np.int64
+
+
+def conv_groups(x_shape, w_shape) -> int:
+    """The group count of a CONV_2D on NHWC input `x_shape` with OHWI filter `w_shape`: input
+    depth / filter input depth. ValueError when the ranks are not 4, the filter depth does not
+    divide the input depth, or the output channels are not a multiple of the groups."""
+    if len(x_shape) != 4 or len(w_shape) != 4:
+        raise ValueError(f"Conv2D needs 4-D input and filter, got {tuple(x_shape)} and "
+                         f"{tuple(w_shape)}")
+    cin, cout, depth = int(x_shape[3]), int(w_shape[0]), int(w_shape[3])
+    if depth < 1 or cin % depth:
+        raise ValueError(f"the input's {cin} channels are not a multiple of the filter's input "
+                         f"depth {depth} (a grouped convolution's filter covers input depth / "
+                         f"groups channels)")
+    groups = cin // depth
+    if cout % groups:
+        raise ValueError(f"the filter's {cout} output channels are not a multiple of the "
+                         f"{groups} groups (input depth {cin} / filter depth {depth})")
+    return groups
+
+
+def ungrouped_only(cls, op: Operation, graph: Graph) -> tuple[bool, str]:
+    """The refusal of a backend whose CONV_2D kernel computes ungrouped convolutions only
+    (`cls.grouped_kernel` False; other op types pass): (False, why) for a filter covering fewer
+    input channels than the input has (invalid group counts included: the backend that takes
+    them refuses them with conv_groups' reason), else (True, "")."""
+    if getattr(cls, "grouped_kernel", True) or op.type != "Conv2D" or len(op.inputs) < 2 \
+            or min(op.inputs[:2]) < 0:
+        return True, ""
+    x, w = graph.operands[op.inputs[0]].shape, graph.operands[op.inputs[1]].shape
+    if len(x) == 4 and len(w) == 4 and x[3] != w[3]:
+        return False, (f"{cls.backend_id} {op.type} computes ungrouped convolutions only (the "
+                       f"filter covers {w[3]} of the input's {x[3]} channels)")
+    return True, ""
 
 
 class ConvRequant:
@@ -95,19 +141,28 @@ class ConvRequant:
         np.copyto(out, tmp, casting="unsafe")
 
 
+def check_groups(kernel) -> int:
+    """conv_groups of a kernel's input and filter, its refusal as the kernel's compile error."""
+    try:
+        return conv_groups(kernel.inputs[0].shape, kernel.inputs[1].shape)
+    except ValueError as e:
+        raise kernel.fail(str(e)) from None
+
+
 class Conv2DBase(OpKernel):
-    """Float CONV_2D: NHWC input and OHWI filter over all input channels (no groups); the fused
-    activation is a clamp (`act`: TANH/SIGN_BIT are ignored, as the interpreter ignores them)."""
+    """Float CONV_2D: NHWC input and OHWI filter, grouped when the filter's input depth is a
+    divisor of the input's (`groups`); the fused activation is a clamp (`act`: TANH/SIGN_BIT are
+    ignored, as the interpreter ignores them)."""
+
+    grouped_kernel = True
+
+    @classmethod
+    def supports(cls, op: Operation, graph: Graph) -> tuple[bool, str]:
+        ok, why = super().supports(op, graph)
+        return ungrouped_only(cls, op, graph) if ok else (ok, why)
 
     def validate(self) -> None:
-        x, w = self.inputs[0], self.inputs[1]
-        if len(x.shape) != 4 or len(w.shape) != 4:
-            raise self.fail(f"Conv2D needs 4-D input and filter, got {x.shape} and {w.shape}")
-        if x.shape[3] % w.shape[3]:
-            raise self.fail(f"input channels {x.shape[3]} are not a multiple of the filter's "
-                            f"{w.shape[3]}")
-        if x.shape[3] != w.shape[3]:
-            raise self.fail("grouped convolution is not supported by cpu Conv2D")
+        self.groups = check_groups(self)
         self.act = clamp_activation(self.op.params.fused_activation_function)
 
 
@@ -162,14 +217,23 @@ class QConvBase(QuantOpKernel):
 
 
 class QConv2DBase(QConvBase):
-    """Quantized CONV_2D: an OHWI filter over all input channels (no groups)."""
+    """Quantized CONV_2D: an OHWI filter, grouped when its input depth is a divisor of the
+    input's (`groups`; every channel then takes the reference rounding)."""
+
+    grouped_kernel = True
+
+    @classmethod
+    def supports(cls, op: Operation, graph: Graph) -> tuple[bool, str]:
+        ok, why = super().supports(op, graph)
+        return ungrouped_only(cls, op, graph) if ok else (ok, why)
 
     def validate(self) -> None:
-        x, w = self.inputs[0], self.inputs[1]
-        if len(x.shape) == 4 and len(w.shape) == 4 and x.shape[3] != w.shape[3]:
-            raise self.fail(f"quantized Conv2D: input has {x.shape[3]} channels, filter "
-                            f"{w.shape[3]} (grouped convolution is not supported)")
+        self.groups = check_groups(self)
         super().validate()
 
+    def reference_split(self, cout: int) -> int:
+        return 0 if self.groups > 1 else cout
 
-__all__ = ["ConvRequant", "Conv2DBase", "QConvBase", "QConv2DBase"]
+
+__all__ = ["conv_groups", "ungrouped_only", "check_groups", "ConvRequant", "Conv2DBase",
+           "QConvBase", "QConv2DBase"]

@@ -71,6 +71,17 @@ CONV = {
 }
 
 
+# grouped CONV_2D: the filter's input depth is the input's / groups
+# (input NHWC, filter OHWI, stride, dilation, padding, activation)
+GROUPED = {
+    "g2_same": ((1, 6, 7, 6), (4, 3, 3, 3), (1, 1), (1, 1), "SAME", "NONE"),
+    "g4_valid_s2": ((2, 7, 6, 8), (12, 3, 3, 2), (2, 2), (1, 1), "VALID", "RELU"),
+    "g8_pointwise": ((1, 5, 5, 16), (32, 1, 1, 2), (1, 1), (1, 1), "SAME", "RELU6"),
+    "g3_dilation2": ((1, 9, 8, 9), (6, 3, 3, 3), (1, 1), (2, 2), "SAME", "NONE"),
+    "g2_deep": ((1, 4, 4, 64), (16, 3, 3, 32), (1, 1), (1, 1), "SAME", "NONE"),
+}
+
+
 # (input NHWC, filter 1HWO, depth multiplier, stride, dilation, padding, activation)
 DEPTHWISE = {
     "c8_same": ((1, 6, 7, 8), (1, 3, 3, 8), 1, (1, 1), (1, 1), "SAME", "NONE"),

@@ -1,12 +1,15 @@
-"""CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED and BATCH_MATMUL against the TFLite interpreter."""
+"""CONV_2D (grouped too), DEPTHWISE_CONV_2D, FULLY_CONNECTED and BATCH_MATMUL against the TFLite
+interpreter."""
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
+import onert_py
 from onert_py.model_builder import single_op_model
 from builders.single_op import conv_models, conv_out, depthwise_models
-from op_harness import ACCUMULATE, check_op, rand
+from op_harness import ACCUMULATE, BACKENDS, backend_or_skip, check_op, rand
+from quant_harness import compile_error
 
 
 # ---- CONV_2D ---------------------------------------------------------------------------------
@@ -33,9 +36,9 @@ CONV_CASES = {
 }
 
 
-@pytest.mark.parametrize("case", list(CONV_CASES))
-def test_conv2d(backend, rng, case):
-    xs, ws, (sh, sw), (dh, dw), padding, has_bias, act = CONV_CASES[case]
+def check_conv2d(backend, rng, case: tuple) -> None:
+    """One case of CONV_CASES / GROUPED_CASES against the interpreter."""
+    xs, ws, (sh, sw), (dh, dw), padding, has_bias, act = case
     w = rand(rng, ws)
     bias = rand(rng, ws[:1]) if has_bias else None
     out = (xs[0], conv_out(xs[1], ws[1], sh, dh, padding),
@@ -46,12 +49,62 @@ def test_conv2d(backend, rng, case):
     check_op(model, [rand(rng, xs)], backend, reference=ref, **ACCUMULATE)
 
 
-def test_conv2d_filter_as_input(backend, rng):
+@pytest.mark.parametrize("case", list(CONV_CASES))
+def test_conv2d(backend, rng, case):
+    check_conv2d(backend, rng, CONV_CASES[case])
+
+
+@pytest.mark.parametrize("xs,ws", [((1, 6, 6, 3), (2, 3, 3, 3)),
+                                   ((1, 6, 6, 4), (6, 3, 3, 2))])      # 2 groups
+def test_conv2d_filter_as_input(backend, rng, xs, ws):
     """A filter fed at run time (not a constant)."""
-    model = single_op_model("CONV_2D", [("x", (1, 6, 6, 3), "float32"),
-                                        ("w", (2, 3, 3, 3), "float32"), rand(rng, (2,))],
-                            [("y", (1, 6, 6, 2), "float32")], padding="SAME")
-    check_op(model, [rand(rng, (1, 6, 6, 3)), rand(rng, (2, 3, 3, 3))], backend, **ACCUMULATE)
+    model = single_op_model("CONV_2D", [("x", xs, "float32"), ("w", ws, "float32"),
+                                        rand(rng, ws[:1])],
+                            [("y", xs[:3] + ws[:1], "float32")], padding="SAME")
+    check_op(model, [rand(rng, xs), rand(rng, ws)], backend, **ACCUMULATE)
+
+
+# grouped: the filter's input depth is the input's depth / groups
+# (input NHWC, filter OHWI, stride, dilation, padding, bias, activation)
+GROUPED_CASES = {
+    "g2_same": ((1, 7, 8, 6), (4, 3, 3, 3), (1, 1), (1, 1), "SAME", True, "NONE"),
+    "g4_valid_s2": ((2, 9, 8, 8), (12, 3, 3, 2), (2, 2), (1, 1), "VALID", True, "RELU"),
+    "g3_dilation2": ((1, 9, 9, 6), (6, 3, 3, 2), (1, 1), (2, 2), "SAME", True, "RELU6"),
+    "g2_pointwise": ((1, 5, 6, 8), (6, 1, 1, 4), (1, 1), (1, 1), "VALID", False, "NONE"),
+    "g8_per_channel": ((1, 6, 6, 8), (16, 3, 3, 1), (1, 2), (1, 1), "SAME", True, "NONE"),
+    "g2_kernel_5x3": ((1, 10, 9, 4), (8, 5, 3, 2), (2, 1), (1, 1), "SAME", True, "NONE"),
+    "g2_chunked": ((1, 130, 130, 8), (64, 3, 3, 4), (1, 1), (1, 1), "SAME", True, "NONE"),
+}
+
+
+@pytest.mark.parametrize("case", list(GROUPED_CASES))
+def test_conv2d_grouped(backend, rng, case):
+    """TFLite runs grouped convolutions on its reference kernel; every backend other than cpu
+    refuses them (ungrouped kernels), so they run on cpu and those backends skip here."""
+    check_conv2d(backend, rng, GROUPED_CASES[case])
+
+
+@pytest.mark.parametrize("name", [b for b in BACKENDS if b != "cpu"])
+def test_conv2d_grouped_falls_back_to_cpu(rng, name):
+    """A backend with ungrouped kernels only refuses a grouped CONV_2D with its reason."""
+    backend_or_skip(name)
+    model = single_op_model("CONV_2D", [("x", (1, 5, 5, 6), "float32"), rand(rng, (4, 3, 3, 3)),
+                                        rand(rng, (4,))],
+                            [("y", (1, 5, 5, 4), "float32")], padding="SAME")
+    with onert_py.Session(model, backends=[name, "cpu"]) as session:
+        (conv,) = [op for op in session.placement().ops if op.type == "Conv2D"]
+    assert conv.backend == "cpu"
+    assert "ungrouped convolutions only" in conv.refusals[name]
+
+
+@pytest.mark.parametrize("xs,ws,match", [
+    ((1, 5, 5, 6), (4, 3, 3, 4), "not a multiple of the filter's input depth 4"),
+    ((1, 5, 5, 6), (5, 3, 3, 2), "5 output channels are not a multiple of the 3 groups"),
+])
+def test_conv2d_invalid_groups_refused(backend, rng, xs, ws, match):
+    model = single_op_model("CONV_2D", [("x", xs, "float32"), rand(rng, ws), rand(rng, ws[:1])],
+                            [("y", xs[:3] + ws[:1], "float32")], padding="SAME")
+    assert match in compile_error(model, backend)
 
 
 # ---- DEPTHWISE_CONV_2D -----------------------------------------------------------------------

@@ -9,8 +9,10 @@ import pytest
 
 from onert_py.backends.cpu.ops.hybrid_base import quantize_rows
 from onert_py.model_builder import ModelBuilder
+from builders.single_op import conv_out
 from op_harness import check_op, rand, run_onert
 from oracle import tflite_run
+from quant_harness import compile_error
 
 # Hybrid kernels do TFLite's integer arithmetic exactly; only the final float rescale and the
 # bias add can round differently.
@@ -76,6 +78,42 @@ def test_conv2d(backend, per_channel, padding, stride):
     b.add_op("CONV_2D", [x, w, bi], [y], padding=padding, stride_h=stride, stride_w=stride)
     b.add_output(y)
     check_hybrid(b.build(), [rand(rng, (2, 7, 6, 3), low=-1, high=3)], backend)
+
+
+def hybrid_conv_model(rng, xs, ws, per_channel, padding="SAME", stride=1):
+    """A hybrid CONV_2D on input NHWC `xs` with int8 OHWI weights `ws` and a float bias."""
+    q, quant = int8_weights(rng, ws, 0, per_channel)
+    b = ModelBuilder("tflite")
+    x = b.add_input("x", xs, "float32")
+    w = b.add_const("w", q, quant=quant)
+    bi = b.add_const("b", rand(rng, (ws[0],)))
+    y = b.add_tensor("y", (xs[0], conv_out(xs[1], ws[1], stride, 1, padding),
+                           conv_out(xs[2], ws[2], stride, 1, padding), ws[0]), "float32")
+    b.add_op("CONV_2D", [x, w, bi], [y], padding=padding, stride_h=stride, stride_w=stride,
+             fused_activation_function="RELU6")
+    b.add_output(y)
+    return b.build()
+
+
+@pytest.mark.parametrize("xs,ws,padding,stride", [
+    ((2, 7, 6, 6), (4, 3, 3, 3), "SAME", 1),
+    ((1, 9, 8, 8), (8, 3, 3, 2), "VALID", 2),
+    ((1, 6, 5, 12), (12, 1, 1, 3), "SAME", 1),
+])
+def test_conv2d_grouped(backend, xs, ws, padding, stride):
+    """TFLite runs a grouped hybrid CONV_2D on reference_ops::HybridConvPerChannel."""
+    rng = np.random.default_rng(12)
+    model = hybrid_conv_model(rng, xs, ws, True, padding, stride)
+    check_hybrid(model, [rand(rng, xs, low=-1, high=3)], backend)
+
+
+def test_conv2d_grouped_per_tensor_refused(backend):
+    """A per-tensor filter scale: the interpreter's Prepare refuses a grouped hybrid CONV_2D."""
+    rng = np.random.default_rng(13)
+    model = hybrid_conv_model(rng, (1, 5, 5, 4), (4, 3, 3, 2), False)
+    with pytest.raises(Exception):
+        tflite_run(model, [rand(rng, (1, 5, 5, 4))])
+    assert "needs a filter scale per output channel" in compile_error(model, backend)
 
 
 @pytest.mark.parametrize("mult", [1, 2])

@@ -1,12 +1,13 @@
-"""Quantized CONV_2D and DEPTHWISE_CONV_2D against the interpreter, bit-exact: int8 activations
-with per-channel and per-tensor int8 weights, uint8 with uint8 weights (zero point != 0), int16x8
-with int64 biases. Random scales exercise general multipliers; power-of-two scales make many
-exact ties, which pin down each path's rounding (vector halves-up / reference away-from-zero)."""
+"""Quantized CONV_2D (grouped too) and DEPTHWISE_CONV_2D against the interpreter, bit-exact: int8
+activations with per-channel and per-tensor int8 weights, uint8 with uint8 weights (zero point
+!= 0), int16x8 with int64 biases. Random scales exercise general multipliers; power-of-two scales
+make many exact ties, which pin down each path's rounding (vector halves-up / reference
+away-from-zero: grouped convolutions take the reference one on every channel)."""
 from __future__ import annotations
 
 import pytest
 
-from builders.qconv import CONV, DEPTHWISE, FORMS, qconv_model
+from builders.qconv import CONV, DEPTHWISE, FORMS, GROUPED, qconv_model
 from quant_harness import check_qop, compile_error
 
 
@@ -15,6 +16,17 @@ from quant_harness import check_qop, compile_error
 def test_conv2d(backend, form, case):
     xs, ws, stride, dil, padding, act = CONV[case]
     model, x = qconv_model("CONV_2D", form, xs, ws, stride, dil, padding, act)
+    check_qop(model, [x], backend)
+
+
+@pytest.mark.parametrize("form", list(FORMS))
+@pytest.mark.parametrize("case", list(GROUPED))
+@pytest.mark.parametrize("ties", [False, True])
+def test_conv2d_grouped(backend, form, case, ties):
+    """Grouped: on cpu only (the other backends' kernels are ungrouped: they skip here)."""
+    xs, ws, stride, dil, padding, act = GROUPED[case]
+    model, x = qconv_model("CONV_2D", form, xs, ws, stride, dil, padding, act, ties=ties,
+                           seed=len(case))
     check_qop(model, [x], backend)
 
 
@@ -54,3 +66,9 @@ def test_refused(backend, op, ws):
     assert "zero points 0" in compile_error(qconv_model(op, "int8", xs, ws, wzp=3)[0], backend)
     msg = compile_error(qconv_model(op, "int16", xs, ws, bias_dtype="int32")[0], backend)
     assert "int64 bias" in msg
+
+
+@pytest.mark.parametrize("form", ["int8", "uint8"])
+def test_grouped_invalid_refused(backend, form):
+    model = qconv_model("CONV_2D", form, (1, 5, 5, 6), (4, 3, 3, 4))[0]
+    assert "not a multiple of the filter's input depth" in compile_error(model, backend)

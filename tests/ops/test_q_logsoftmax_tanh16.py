@@ -1,6 +1,6 @@
 """Quantized LOG_SOFTMAX (int8, uint8), SOFTMAX 8-bit -> int16, and int16 TANH / LOGISTIC
-(fixed-point path) against the interpreter, bit-exact: every 8-bit input value in rows, every
-int16 value in one tensor, and the parameters the interpreter refuses."""
+(fixed-point and sigmoid-table paths) against the interpreter, bit-exact: every 8-bit input value
+in rows, every int16 value in one tensor, and the parameters the interpreter refuses."""
 from __future__ import annotations
 
 import numpy as np
@@ -125,19 +125,27 @@ def test_tanh_logistic_int16_ranks(backend, op, shape):
     check_qop(model, [x], backend)
 
 
-@pytest.mark.parametrize("op,si,qout,match", [
-    ("TANH", 2 ** -13, (1 / 32768, 0), "2\\^-12 or 2\\^-11"),     # a POT scale of the table path
-    ("TANH", 0.001, (1 / 32768, 0), "2\\^-12"),                   # not a power of two
-    ("LOGISTIC", 2 ** -11, (1 / 32768, 0), "2\\^-12"),
-    ("LOGISTIC", 0.0003, (1 / 32768, 0), "2\\^-12"),
+@pytest.mark.parametrize("op,si", [
+    # powers of two off the fixed-point path, then other scales (TFLite's sigmoid table path)
+    ("TANH", 2 ** -13), ("TANH", 2 ** -10), ("TANH", 2 ** -16), ("TANH", 0.001),
+    ("TANH", 0.0003), ("TANH", 1 / 3000), ("TANH", 0.1),
+    ("LOGISTIC", 2 ** -11), ("LOGISTIC", 2 ** -13), ("LOGISTIC", 2 ** -8), ("LOGISTIC", 0.001),
+    ("LOGISTIC", 3.7e-5), ("LOGISTIC", 1.0),
+    ("TANH", 300.0), ("LOGISTIC", 300.0),     # x * multiplier wraps like int32 in TFLite too
 ])
-def test_tanh_logistic_int16_table_path_refused(backend, op, si, qout, match):
-    """Scales for which the interpreter uses its constant sigmoid table: it runs them, onert_py
-    refuses them at compile time."""
+def test_tanh_logistic_int16_table_path(backend, op, si):
+    """Every int16 value at input scales for which the interpreter interpolates in its 256-entry
+    sigmoid table (reference_integer_ops::Tanh / Logistic with an input multiplier)."""
+    x = every_int16(extra=3)
+    check_qop(quantized_unary(op, x.shape, ("int16", si, 0), ("int16", 1 / 32768, 0)), [x], backend)
+
+
+@pytest.mark.parametrize("si", [1e-14, 1e6])
+def test_tanh_int16_scale_out_of_table_range_refused(backend, si):
+    """Input scales whose table-path multiplier is 0 or past int32 (undefined in TFLite's C++)."""
     x = qrand(np.random.default_rng(8), (3, 7), "int16")
-    model = quantized_unary(op, x.shape, ("int16", si, 0), ("int16", *qout))
-    tflite_run(model, [x])
-    with pytest.raises(CompileError, match=match):
+    model = quantized_unary("TANH", x.shape, ("int16", si, 0), ("int16", 1 / 32768, 0))
+    with pytest.raises(CompileError, match="table path"):
         run_onert(model, [x], backend)
 
 

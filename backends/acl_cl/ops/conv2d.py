@@ -6,12 +6,14 @@ whose checks run here as a shadow (quant_common.host_shadow) and whose multiplie
 QuantizeMultiplier(double(s_x) * double(s_w[c]) / double(s_y)): every channel is rescaled with
 the vector rounding (halves up after the high multiply). int16 activations are refused (they run
 on cpu). DEPTHWISE_CONV_2D's quantized kernel (depthwise_conv2d.py) shares QConv2DLayer's setup.
+Both read the filter over all input channels: grouped convolutions are refused
+(core/ops/conv2d.py ungrouped_only) and run on cpu.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from ....core.ops.conv2d import QConv2DBase
+from ....core.ops.conv2d import QConv2DBase, ungrouped_only
 from .common import check_act, register
 from .gemm import GemmBase, conv_args, const_weights, gemm_launch
 from .quant_common import I32, QClKernel, is_8bit_quantized, quantized_8bit
@@ -21,8 +23,14 @@ QDPIX = 8     # output pixels per work item of quant.cl qdepthwise (its QDPIX)
 
 @register("Conv2D")
 class Conv2DLayer(GemmBase):
-    check_params = classmethod(lambda cls, op, g: const_weights(op, g) if len(
-        g.operands[op.inputs[0]].shape) == 4 else (False, "acl_cl Conv2D needs NHWC input"))
+    grouped_kernel = False
+
+    @classmethod
+    def check_params(cls, op, graph):
+        if len(graph.operands[op.inputs[0]].shape) != 4:
+            return False, "acl_cl Conv2D needs NHWC input"
+        ok, why = ungrouped_only(cls, op, graph)
+        return const_weights(op, graph) if ok else (ok, why)
 
     def validate(self) -> None:
         x, w = self.inputs[0], self.inputs[1]
@@ -43,6 +51,7 @@ class Conv2DLayer(GemmBase):
 class QConv2DLayer(QClKernel):
     base_class = QConv2DBase     # the shadow: core/ops' checks and constants
     depthwise = False
+    grouped_kernel = False
     index_at = (2,)         # the int32 bias (ClKernel's int32 operand check)
 
     @classmethod
@@ -58,7 +67,9 @@ class QConv2DLayer(QClKernel):
                            f"and output, got {x.type_name}/{w.type_name}/{y.type_name}")
         if not (w.is_constant and b.is_constant) or b.dtype != I32:
             return False, f"acl_cl quantized {op.type} needs a constant filter and int32 bias"
-        return check_act(op)      # refuses RELU_0_TO_1 (not in common.CLAMP)
+        ok, why = ungrouped_only(cls, op, graph)
+        # check_act refuses RELU_0_TO_1 (not in common.CLAMP)
+        return check_act(op) if ok else (ok, why)
 
     def validate(self) -> None:
         sh = self.shadow()       # core/ops' checks (bias scale, zero points, ...) and constants

@@ -1,7 +1,9 @@
 """CONV_2D on acl_neon: float32 on the packed GEMM (module _gemm, gemm.py's NeonGemm) and the
 8-bit quantized form on the u8 x s8 GEMM with exact int32 accumulation (module _quant). The
 checks, multipliers and requantization constants are core/ops/conv2d.py's, so results are the
-cpu kernels' (bit-exact with the interpreter for the quantized form).
+cpu kernels' (bit-exact with the interpreter for the quantized form). Both plans read the
+filter over all input channels: grouped convolutions are refused (`grouped_kernel`) and run on
+cpu.
 """
 from __future__ import annotations
 
@@ -18,6 +20,8 @@ from .quant_gemm import MAX_DEPTH, conv_requant, gemm_operands
 
 @register("Conv2D")
 class Conv2DLayer(NeonGemm, Conv2DBase):
+    grouped_kernel = False
+
     def prepare(self) -> None:
         p = self.op.params
         w = self.buf(1)
@@ -32,6 +36,8 @@ class Conv2DLayer(NeonGemm, Conv2DBase):
 
 @register("Conv2D", when=quantized)
 class QConv2DLayer(QuantNeon, QConv2DBase):
+    grouped_kernel = False
+
     @classmethod
     def supports(cls, op, graph):
         ok, why = super().supports(op, graph)

@@ -6,6 +6,11 @@ symmetric for a per-tensor filter scale and asymmetric for per-channel scales (i
 hybrid path); DEPTHWISE_CONV_2D (per-channel only) quantizes each image asymmetrically.
 Padding holds the input zero point, so padded taps add nothing.
 
+Grouped CONV_2D (the filter covering input depth / groups channels; core/ops/conv2d.py
+conv_groups): TFLite runs it on reference_ops::HybridConvPerChannel only, which needs a scale per
+output channel (its Prepare refuses a per-tensor one), quantizes each image asymmetrically, and
+rescales as (acc * filter scale) * input scale in float32, in that order.
+
 Float forms: conv2d.py, depthwise_conv2d.py; quantized forms: quant/qconv2d.py,
 quant/qdepthwise_conv2d.py.
 """
@@ -13,6 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ....core.ops.conv2d import check_groups
 from ....core.ops.forms import hybrid
 from .common import activation, conv_padding, register
 from .conv2d import patch_view
@@ -40,8 +46,12 @@ class HybridConvBase(HybridKernel):
                 raise self.fail(f"filter channels {w.shape[3]} != input {x.shape[3]} x {mult}")
             if w.shape[0] != 1:
                 raise self.fail(f"depthwise filter must be (1, KH, KW, C), got {w.shape}")
-        elif x.shape[3] != w.shape[3]:
-            raise self.fail(f"input channels {x.shape[3]} != filter's {w.shape[3]}")
+        else:
+            self.groups = check_groups(self)
+            if self.groups > 1 and np.size(w.quant.scale) != w.shape[0]:
+                raise self.fail(f"a grouped hybrid CONV_2D needs a filter scale per output "
+                                f"channel ({w.shape[0]}), not {np.size(w.quant.scale)} (TFLite "
+                                f"refuses it too)")
 
     def prepare(self) -> None:
         """The padded int64 input (border: the zero point, refilled per image each run) and its
@@ -66,10 +76,15 @@ class HybridConvBase(HybridKernel):
         self.interior[...] = q.reshape(x.shape)
         return self.windows, scale, zp
 
-    def finish(self, acc: np.ndarray, scale: np.ndarray) -> None:
-        """acc (N, OH, OW, Cout) already offset-corrected; rescale, bias, activation."""
-        mult = (scale[:, None] * self.wscale[None, :]).astype(np.float32)
-        y = acc.astype(np.float32) * mult[:, None, None, :]
+    def finish(self, acc: np.ndarray, scale: np.ndarray, reference: bool = False) -> None:
+        """acc (N, OH, OW, Cout) already offset-corrected; rescale, bias, activation.
+        `reference`: (acc * filter scale) * input scale, the reference kernel's order."""
+        if reference:
+            y = acc.astype(np.float32) * self.wscale.astype(np.float32)
+            y *= scale.astype(np.float32)[:, None, None, None]
+        else:
+            mult = (scale[:, None] * self.wscale[None, :]).astype(np.float32)
+            y = acc.astype(np.float32) * mult[:, None, None, :]
         bias = self.buf(2)
         if bias is not None:
             y += bias
@@ -83,18 +98,22 @@ class HybridConv2DLayer(HybridConvBase):
     def validate(self) -> None:
         super().validate()
         w = self.inputs[1].buffer.astype(np.int64)
-        self.wmat = w.reshape(w.shape[0], -1)                   # (Cout, KH*KW*C)
-        self.wsum = self.wmat.sum(axis=1)
+        g = self.groups
+        # (G, KH*KW*C/G, Cout/G): each group's filters
+        self.wmat = w.reshape(g, w.shape[0] // g, -1).transpose(0, 2, 1)
+        self.wsum = w.reshape(w.shape[0], -1).sum(axis=1)
 
     def run(self) -> None:
         win, scale, zp = self._quantized_windows()
-        wmat = self.wmat
+        wmat, g = self.wmat, self.groups
         n, oh, ow = win.shape[:3]
-        cols = win.reshape(n * oh * ow, -1)
-        acc = (cols @ wmat.T).reshape(n, oh, ow, wmat.shape[0])
+        # (G, pixels, KH*KW*C/G): each group's windows
+        cols = win.reshape(n * oh * ow, -1, g, win.shape[-1] // g).transpose(2, 0, 1, 3)
+        acc = np.matmul(cols.reshape(g, n * oh * ow, -1), wmat)          # (G, pixels, Cout/G)
+        acc = acc.transpose(1, 0, 2).reshape(n, oh, ow, -1)
         if self.asym:
             acc -= zp.reshape(n, 1, 1, 1).astype(np.int64) * self.wsum
-        self.finish(acc, scale)
+        self.finish(acc, scale, reference=g > 1)
 
 
 @register("DepthwiseConv2D", when=hybrid)
