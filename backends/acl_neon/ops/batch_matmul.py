@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ....core.exec.native import _native, run_step, slot_of
 from ....core.ir import Graph, Operation
 from ....core.ops.batch_matmul import BatchMatMulBase, QBatchMatMulBase
 from ....core.ops.conv2d import ConvRequant
@@ -68,6 +69,8 @@ class BatchMatMulLayer(NeonMixin, BatchMatMulBase):
 
 @register("BatchMatMul", when=quantized)
 class QBatchMatMulLayer(QuantNeon, QBatchMatMulBase):
+    requant = None          # the bound requantization step (bind()); None: the reference
+
     @classmethod
     def supports(cls, op, graph):
         ok, why = super().supports(op, graph)
@@ -93,13 +96,21 @@ class QBatchMatMulLayer(QuantNeon, QBatchMatMulBase):
             return                      # the reference computation (see the module doc)
         rq = ConvRequant(self.m, self.s, np.zeros(n, np.int64), self.y_zp, self.lo, self.hi,
                          mode="q31", split=0)
-        self.native = self.lib.QRequantPlan(n, conv_requant(rq, n))
+        self.native = self.lib.QRequantPlan(size(y.shape) // n, n, conv_requant(rq, n))
         self.acc = np.empty(tuple(int(d) for d in y.shape), np.int32)
 
+    def bind(self):
+        """None: the GEMM runs in NumPy (run()). The requantization after it is a native
+        step bound here, from the accumulators (self.acc, through a slot of its own) to the
+        output."""
+        self.requant = None if self.native is None else self.native.bind(
+            _native.slot(self.acc), slot_of(self.outputs[0]), self.threads)
+        return None
+
     def run(self) -> None:
-        if self.native is None:
+        if self.requant is None:
             return self.compute()
         aop, bop = self.operands(self.b_bound)
         np.copyto(self.acc, np.matmul(aop.as_float(np.float32), bop.as_float(np.float32)),
                   casting="unsafe")         # exact integers below 2^24
-        self.native.run(self.acc, self.out, self.threads)
+        run_step(self.requant)

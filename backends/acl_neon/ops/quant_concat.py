@@ -1,20 +1,19 @@
 """uint8 CONCATENATION whose inputs' scales or zero points differ from the output's, on
 acl_neon: core/ops/concat.py's validation and requantization constants (QConcatBase: TFLite's
 ConcatenationWithScaling, float32 round(q * s + bias) + zp), tabulated over the 256 input codes
-(`requant_table`: the same formula evaluated on every code, so bit-exact with it), applied
-natively (lut8 of module _quant) into scratch copies, then one native strided copy (movement's
-CopyPlan) into the output. Concatenations whose inputs all carry the output's parameters are
-plain copies (concat.py's ConcatLayer).
+(`requant_table`: the same formula evaluated on every code, so bit-exact with it); one native
+step (module _quant's QConcatPlan) writes each input's rows into their place in the output,
+through its table (or copied where the input carries the output's parameters). Concatenations
+whose inputs all carry the output's parameters are plain copies (concat.py's ConcatLayer).
 """
 from __future__ import annotations
 
+from ....core.exec.native import slot_of
 from ....core.ops.concat import QConcatBase, requant_table
 from ....core.ops.forms import quantized
 from ....core.ops.quant_base import U8
-from .. import native
-from .base import QuantNeon, register
-from .concat import concat_views
-from .movement import NeonMove, copy_steps
+from .base import QuantNeon, register, size
+from .movement import NeonMove
 
 
 def requantizing(op, graph) -> bool:
@@ -26,8 +25,6 @@ def requantizing(op, graph) -> bool:
 
 @register("Concat", when=requantizing)
 class QConcatLayer(QuantNeon, QConcatBase):
-    also_needs = ("movement",)       # the strided copy after the per-input tables
-
     @classmethod
     def supports(cls, op, graph):
         ok, why = super().supports(op, graph)
@@ -40,24 +37,17 @@ class QConcatLayer(QuantNeon, QConcatBase):
         return True, ""
 
     def prepare(self) -> None:
-        QConcatBase.prepare(self)   # self.srcs: input buffers, scratch for the requantized
-        self.tables = [None if r is None else requant_table(r[0], r[1], self.zp)
-                       for r in self.rescale]
-        out = self.outputs[0].buffer
-        try:
-            views = concat_views(self.srcs, out, self.axis)
-        except ValueError as e:
-            raise self.fail(str(e)) from None
-        steps = [row for k, src, dst in views for row in copy_steps(k, 0, src, src, out, dst)]
-        self.copy = native.module("movement").CopyPlan([a.nbytes for a in self.srcs],
-                                                       [out.nbytes], steps)
+        """The output as [outer][row] around `axis`, each input as [outer][its row]."""
+        y, axis = tuple(self.outputs[0].shape), self.axis
+        shapes = [tuple(t.shape) for t in self.inputs]
+        if any(len(s) != len(y) or s[:axis] != y[:axis] or s[axis + 1:] != y[axis + 1:]
+               for s in shapes) or sum(size(s[axis:]) for s in shapes) != size(y[axis:]):
+            raise self.fail(f"inputs {shapes} do not concatenate into {y} along axis {axis}")
+        tables = [None if r is None else requant_table(r[0], r[1], self.zp)
+                  for r in self.rescale]
+        self.plan = self.lib.QConcatPlan(size(y[:axis]), [size(s[axis:]) for s in shapes],
+                                         tables)
 
-    def run(self) -> None:
-        srcs = []
-        for t, table, scratch in zip(self.inputs, self.tables, self.srcs):
-            if table is None:
-                srcs.append(t.buffer)
-            else:
-                self.lib.lut8(table, t.buffer, scratch, self.threads)
-                srcs.append(scratch)
-        self.copy.run(srcs, [self.outputs[0].buffer], self.threads)
+    def bind(self):
+        return self.plan.bind([slot_of(t) for t in self.inputs], slot_of(self.outputs[0]),
+                              self.threads)

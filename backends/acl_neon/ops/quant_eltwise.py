@@ -15,7 +15,7 @@ from ....core.ops.binary_arithmetic import QAddSubBase, QMulBase
 from ....core.ops.elementwise_activation import QLogisticBase, QTanhBase
 from ....core.ops.forms import quantized
 from ....core.ops.quant_base import I8, U8
-from .base import QuantNeon, register
+from .base import QuantNeon, register, size
 
 
 def broadcast_strides(in_shape, out_shape) -> list[int]:
@@ -31,7 +31,8 @@ def broadcast_strides(in_shape, out_shape) -> list[int]:
 
 
 class _NeonTabulated(QuantNeon):
-    """The core base's pair table, gathered natively (8-bit inputs, rank <= 4)."""
+    """The core base's pair table, gathered natively (8-bit inputs, rank <= 4): a plan over
+    inputs 0 and 1 into output 0."""
 
     @classmethod
     def supports(cls, op, graph):
@@ -51,9 +52,8 @@ class _NeonTabulated(QuantNeon):
                                         broadcast_strides(a.shape, y.shape),
                                         broadcast_strides(b.shape, y.shape))
 
-    def run(self) -> None:
-        self.plan.run(self.inputs[0].buffer, self.inputs[1].buffer, self.outputs[0].buffer,
-                      self.threads)
+    def plan_operands(self) -> list:
+        return [self.inputs[0], self.inputs[1], self.outputs[0]]
 
 
 def add_params(k) -> dict:
@@ -73,20 +73,11 @@ class QAddSubLayer(_NeonTabulated, QAddSubBase):
 
     def prepare(self) -> None:
         a, b, y = self.inputs[0], self.inputs[1], self.outputs[0]
-        self.direct = None
         if tuple(a.shape) == tuple(b.shape) == tuple(y.shape) and not self.pot \
                 and self.left_shift == 20:
-            self.direct = self.lib.QAddPlan(int(np.prod(y.shape, dtype=np.int64)),
-                                           add_params(self))
+            self.plan = self.lib.QAddPlan(size(y.shape), add_params(self))
         else:
             super().prepare()
-
-    def run(self) -> None:
-        if self.direct is None:
-            super().run()
-        else:
-            self.direct.run(self.inputs[0].buffer, self.inputs[1].buffer,
-                            self.outputs[0].buffer, self.threads)
 
 
 @register("BinaryArithmetic.MUL", when=quantized)
@@ -100,11 +91,11 @@ class QMulLayer(_NeonTabulated, QMulBase):
 
 
 class _NeonLut(QuantNeon):
-    def prepare(self) -> None:
-        self.table8 = np.ascontiguousarray(self.table).view(U8).reshape(-1)
+    """The core base's 256-entry table, looked up natively."""
 
-    def run(self) -> None:
-        self.lib.lut8(self.table8, self.inputs[0].buffer, self.outputs[0].buffer, self.threads)
+    def prepare(self) -> None:
+        table8 = np.ascontiguousarray(self.table).view(U8).reshape(-1)
+        self.plan = self.lib.Lut8Plan(table8, size(self.inputs[0].shape))
 
 
 @register("ElementwiseActivation.TANH", when=quantized)

@@ -5,6 +5,7 @@ arithmetic of backends/cpu/ops/quant/qreduce.py QMeanLayer). Float form: reduce.
 """
 from __future__ import annotations
 
+from ....core.exec.native import slot_of
 from ....core.ops.forms import quantized
 from ....core.ops.movement import ints
 from ....core.ops.quant_base import I8
@@ -59,5 +60,6 @@ class QMeanLayer(QuantNeon, QMeanBase):
             "offset": int(offset), "out_zp": self.out_zp, "lo": self.lo, "hi": self.hi,
             "vec": vec})
 
-    def run(self) -> None:
-        self.native.run(self.inputs[0].buffer, self.outputs[0].buffer, self.threads)
+    def bind(self):
+        # self.plan is QMeanBase's (axes, constants): the native plan is self.native
+        return self.native.bind(slot_of(self.inputs[0]), slot_of(self.outputs[0]), self.threads)

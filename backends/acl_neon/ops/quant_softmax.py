@@ -21,15 +21,8 @@ class QSoftmaxLayer(QuantNeon, QSoftmaxBase):
         shape = tuple(int(d) for d in x.shape)
         depth = shape[-1] if shape else 1
         rows = int(np.prod(shape[:-1], dtype=np.int64)) if shape else 1
-        self.native = None
-        if depth == 0 or rows == 0:
-            return
-        self.native = self.lib.QSoftmaxPlan(rows, depth, {
+        self.plan = self.lib.QSoftmaxPlan(rows, depth, {
             "signed": x.dtype == I8, "out_bytes": 2 if y.dtype == I16 else 1,
             "round_away": y.dtype != U8, "zp": int(self.zp) if y.dtype != U8 else 0,
             "lo": self.lo, "hi": self.hi, "out_scale": float(self.out_scale),
             "table": np.ascontiguousarray(self.table, np.float32)})
-
-    def run(self) -> None:
-        if self.native is not None:
-            self.native.run(self.inputs[0].buffer, self.outputs[0].buffer, self.threads)

@@ -1,15 +1,19 @@
 // Module _quant: 8-bit quantized kernels (GEMM convolution / fully connected, depthwise,
-// pooling, pair-table binary ops, 256-entry lookups). Plans are built once in prepare().
+// pooling, pair-table binary ops, 256-entry lookups, requantizing concatenation). Plans are
+// built once in prepare(); plan.bind(slots..., threads) gives the native step that runs it
+// (native_step.h). The kernels read and write 8-bit data as bytes whatever its signedness.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <array>
+#include <cstring>
 #include <string>
 #include <vector>
 
 #include "bind_util.h"
+#include "native_bind.h"
 #include "parallel.h"
-#include "qbind.h"
 #include "qelem.h"
 #include "qgemm.h"
 
@@ -17,6 +21,7 @@ namespace py = pybind11;
 void bind_fixed_point(py::module_& m);   // bind_fixed_point.cpp
 using namespace onert_neon;
 using namespace onert_neon::quant;
+using namespace onert_rt;
 
 namespace {
 
@@ -79,21 +84,6 @@ struct RequantStore {
   }
 };
 
-// the 8-bit input and output buffers of a convolution: int8 (x_signed) or uint8, as bytes
-struct Io8 {
-  const uint8_t* x;
-  uint8_t* out;
-  Io8(bool x_signed, py::array& xa, int64_t nx, py::array& oa, int64_t nout) {
-    if (x_signed) {
-      x = reinterpret_cast<const uint8_t*>(in_buffer<int8_t>(xa, "x", nx));
-      out = reinterpret_cast<uint8_t*>(out_buffer<int8_t>(oa, "out", nout));
-    } else {
-      x = in_buffer<uint8_t>(xa, "x", nx);
-      out = out_buffer<uint8_t>(oa, "out", nout);
-    }
-  }
-};
-
 int64_t in_size(const ConvGeom& g) { return g.batch * g.ih * g.iw * g.cin; }
 int64_t out_pixels(const ConvGeom& g) { return g.batch * g.oh * g.ow; }
 
@@ -121,10 +111,9 @@ struct QConvPlan {
     pack_weights(wp, p.cout, p.k, p.kp, packed.data());
   }
 
-  void run(py::array x, py::array out, int threads) {
-    const Io8 io(p.x_signed, x, in_size(p.g), out, out_pixels(p.g) * p.cout);
-    py::gil_scoped_release release;
-    conv_u8s8(p, io.x, packed.data(), ccoef.data(), rs.rq, io.out, threads);
+  void exec(const Slot* x, const Slot* y, int threads) const {
+    conv_u8s8(p, in<uint8_t>(x, in_size(p.g), "conv input"), packed.data(), ccoef.data(), rs.rq,
+              out<uint8_t>(y, out_pixels(p.g) * p.cout, "conv output"), threads);
   }
 };
 
@@ -147,10 +136,9 @@ struct QDepthwisePlan {
     packed.attach(p, w.data());                  // the paired-tap weights, packed once
   }
 
-  void run(py::array x, py::array out, int threads) {
-    const Io8 io(p.x_signed, x, in_size(p.g), out, out_pixels(p.g) * p.cout);
-    py::gil_scoped_release release;
-    depthwise(p, io.x, w.data(), rs.rq, io.out, threads);
+  void exec(const Slot* x, const Slot* y, int threads) const {
+    depthwise(p, in<uint8_t>(x, in_size(p.g), "depthwise input"), w.data(), rs.rq,
+              out<uint8_t>(y, out_pixels(p.g) * p.cout, "depthwise output"), threads);
   }
 };
 
@@ -163,10 +151,9 @@ struct QPoolPlan {
     p.lo = lo;
     p.hi = hi;
   }
-  void run(py::array x, py::array out, int threads) {
-    const Io8 io(p.x_signed, x, in_size(p.g), out, out_pixels(p.g) * p.g.cin);
-    py::gil_scoped_release release;
-    pool(p, io.x, io.out, threads);
+  void exec(const Slot* x, const Slot* y, int threads) const {
+    pool(p, in<uint8_t>(x, in_size(p.g), "pool input"),
+         out<uint8_t>(y, out_pixels(p.g) * p.g.cin, "pool output"), threads);
   }
 };
 
@@ -197,37 +184,102 @@ struct QBinaryPlan {
     table = vec<uint8_t>(tab, "table", tab.size());
   }
 
-  void run(py::array a, py::array b, py::array out, int threads) {
-    const uint8_t* ap = bytes_of(a, "binary a", a_need, false, false);
-    const uint8_t* bp = bytes_of(b, "binary b", b_need, false, false);
-    uint8_t* op = bytes_of(out, "binary out", n, true, false);
-    py::gil_scoped_release release;
-    pair_lookup(table.data(), ap, bp, kinds.empty() ? nullptr : kinds.data(), shape, astr, bstr,
-                op, threads);
+  void exec(const Slot* a, const Slot* b, const Slot* y, int threads) const {
+    pair_lookup(table.data(), in<uint8_t>(a, a_need, "binary input 0"),
+                in<uint8_t>(b, b_need, "binary input 1"), kinds.empty() ? nullptr : kinds.data(),
+                shape, astr, bstr, out<uint8_t>(y, n, "binary output"), threads);
   }
 };
 
-// The requantization alone, over int32 rows of n channels (accumulators made elsewhere: the
-// quantized BatchMatMul's exact float32 GEMM)
+// The requantization alone, over `rows` int32 rows of n channels (accumulators made elsewhere:
+// the quantized BatchMatMul's exact float32 GEMM)
 struct QRequantPlan {
-  int64_t n;
+  int64_t rows, n;
   RequantStore rs;
   std::vector<int32_t> zeros;
-  QRequantPlan(int64_t n_, py::dict d) : n(n_), rs(n_, d), zeros(static_cast<size_t>(n_), 0) {
-    if (n < 1) throw py::value_error("requant: channels must be >= 1");
+  QRequantPlan(int64_t rows_, int64_t n_, py::dict d)
+      : rows(rows_), n(n_), rs(n_, d), zeros(static_cast<size_t>(n_ > 0 ? n_ : 0), 0) {
+    if (rows < 0 || n < 1) throw py::value_error("requant: rows must be >= 0, channels >= 1");
   }
-  void run(py::array acc, py::array out, int threads) {
-    const int64_t count = acc.size();
-    if (count % n != 0) throw py::value_error("requant: not whole rows of the channels");
-    const int32_t* a = in_buffer<int32_t>(acc, "requant acc", count);
-    uint8_t* o = bytes_of(out, "requant out", count, true);
-    const int64_t rows = count / n;
-    py::gil_scoped_release release;
+  void exec(const Slot* acc, const Slot* y, int threads) const {
+    const int32_t* a = in<int32_t>(acc, rows * n, "requant accumulators");
+    uint8_t* o = out<uint8_t>(y, rows * n, "requant output");
     parallel_range(threads, rows, 1 + 8192 / n, [&](int64_t b, int64_t e) {
       for (int64_t r = b; r < e; ++r) requant_row(a + r * n, zeros.data(), 0, n, rs.rq, o + r * n);
     });
   }
 };
+
+// out[i] = table[x[i]] over n bytes (TANH / LOGISTIC's 256-entry tables)
+struct Lut8Plan {
+  std::array<uint8_t, 256> table;
+  int64_t n;
+  Lut8Plan(py::array t, int64_t n_) : n(n_) {
+    if (n < 0) throw py::value_error("lut8: negative size");
+    const std::vector<uint8_t> v = vec<uint8_t>(t, "lut8 table", 256);
+    std::copy(v.begin(), v.end(), table.begin());
+  }
+  void exec(const Slot* x, const Slot* y, int threads) const {
+    lut8(table.data(), in<uint8_t>(x, n, "lut8 input"), n, out<uint8_t>(y, n, "lut8 output"),
+         threads);
+  }
+};
+
+// A concatenation of 8-bit inputs: the output viewed as [outer][sum of the inputs' row bytes],
+// input i as [outer][row_i]; each input's rows are copied into place, through its 256-entry
+// table where it has one (a requantized input), else as they are.
+struct QConcatPlan {
+  int64_t outer, width = 0;
+  std::vector<int64_t> rows, offsets;
+  std::vector<std::vector<uint8_t>> tables;    // empty: copied
+
+  QConcatPlan(int64_t outer_, std::vector<int64_t> rows_, std::vector<py::object> tabs)
+      : outer(outer_), rows(std::move(rows_)) {
+    if (outer < 0 || rows.empty() || tabs.size() != rows.size())
+      throw py::value_error("concat: one row size and one table (or None) per input");
+    for (size_t i = 0; i < rows.size(); ++i) {
+      if (rows[i] < 0) throw py::value_error("concat: negative row size");
+      offsets.push_back(width);
+      width += rows[i];
+      tables.push_back(tabs[i].is_none() ? std::vector<uint8_t>()
+                                         : vec<uint8_t>(tabs[i].cast<py::array>(),
+                                                        "concat table", 256));
+    }
+  }
+
+  void exec(const std::vector<const Slot*>& xs, const Slot* y, int threads) const {
+    for (size_t i = 0; i < xs.size(); ++i) in<uint8_t>(xs[i], outer * rows[i], "concat input");
+    uint8_t* dst = out<uint8_t>(y, outer * width, "concat output");
+    parallel_range(threads, outer, 1 + 65536 / (width + 1), [&](int64_t b, int64_t e) {
+      for (int64_t o = b; o < e; ++o)
+        for (size_t i = 0; i < xs.size(); ++i) {      // each input checked above
+          if (rows[i] == 0) continue;
+          const uint8_t* s = reinterpret_cast<const uint8_t*>(xs[i]->data) + o * rows[i];
+          uint8_t* d = dst + o * width + offsets[i];
+          if (tables[i].empty())
+            std::memcpy(d, s, static_cast<size_t>(rows[i]));
+          else
+            lut8(tables[i].data(), s, rows[i], d, 1);
+        }
+    });
+  }
+};
+
+// plan.bind([input slots], output slot, threads): the concatenation's native step
+py::capsule bind_concat(py::object self, py::list inputs, py::object output, int threads) {
+  const QConcatPlan* plan = self.cast<const QConcatPlan*>();
+  if (inputs.size() != plan->rows.size())
+    throw py::value_error("concat: " + std::to_string(plan->rows.size()) +
+                          " input slots expected");
+  std::vector<const Slot*> xs;
+  std::vector<py::object> keep{self, output};
+  for (py::handle h : inputs) {
+    xs.push_back(slot_of(h));
+    keep.push_back(py::reinterpret_borrow<py::object>(h));
+  }
+  const Slot* y = slot_of(output);
+  return make_step([plan, xs, y, threads] { plan->exec(xs, y, threads); }, std::move(keep));
+}
 
 }  // namespace
 
@@ -237,26 +289,24 @@ PYBIND11_MODULE(_quant, m) {
   bind_fixed_point(m);
   py::class_<QConvPlan>(m, "QConvPlan")
       .def(py::init<std::vector<int64_t>, py::array, py::array, int32_t, bool, int, py::dict>())
-      .def("run", &QConvPlan::run);
+      .def("bind", &bind_plan<QConvPlan, 2>);
   py::class_<QDepthwisePlan>(m, "QDepthwisePlan")
       .def(py::init<std::vector<int64_t>, int64_t, py::array, bool, int32_t, py::dict>())
-      .def("run", &QDepthwisePlan::run);
+      .def("bind", &bind_plan<QDepthwisePlan, 2>);
   py::class_<QPoolPlan>(m, "QPoolPlan")
       .def(py::init<std::vector<int64_t>, bool, bool, int32_t, int32_t>())
-      .def("run", &QPoolPlan::run);
+      .def("bind", &bind_plan<QPoolPlan, 2>);
   py::class_<QRequantPlan>(m, "QRequantPlan")
-      .def(py::init<int64_t, py::dict>())
-      .def("run", &QRequantPlan::run);
+      .def(py::init<int64_t, int64_t, py::dict>())
+      .def("bind", &bind_plan<QRequantPlan, 2>);
   py::class_<QBinaryPlan>(m, "QBinaryPlan")
       .def(py::init<py::array, py::object, std::vector<int64_t>, std::vector<int64_t>,
                     std::vector<int64_t>>())
-      .def("run", &QBinaryPlan::run);
-  m.def("lut8", [](py::array table, py::array x, py::array out, int threads) {
-    const int64_t n = x.size();
-    const uint8_t* tp = bytes_of(table, "lut8 table", 256, false);
-    const uint8_t* xp = bytes_of(x, "lut8 x", n, false);
-    uint8_t* op = bytes_of(out, "lut8 out", n, true);
-    py::gil_scoped_release release;
-    lut8(tp, xp, n, op, threads);
-  });
+      .def("bind", &bind_plan<QBinaryPlan, 3>);
+  py::class_<Lut8Plan>(m, "Lut8Plan")
+      .def(py::init<py::array, int64_t>())
+      .def("bind", &bind_plan<Lut8Plan, 2>);
+  py::class_<QConcatPlan>(m, "QConcatPlan")
+      .def(py::init<int64_t, std::vector<int64_t>, std::vector<py::object>>())
+      .def("bind", &bind_concat);
 }

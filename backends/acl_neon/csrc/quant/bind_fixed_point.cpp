@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "bind_util.h"
-#include "qbind.h"
+#include "native_bind.h"
 #include "qadd.h"
 #include "qmean.h"
 #include "qsoftmax.h"
@@ -16,6 +16,7 @@
 namespace py = pybind11;
 using namespace onert_neon;
 using namespace onert_neon::quant;
+using namespace onert_rt;
 
 namespace {
 
@@ -47,12 +48,9 @@ struct QAddPlan {
     if (n < 0 || p.width < 0) throw py::value_error("add: bad size or width");
   }
 
-  void run(py::array a, py::array b, py::array out, int threads) {
-    const uint8_t* ap = bytes_of(a, "add a", n, false);
-    const uint8_t* bp = bytes_of(b, "add b", n, false);
-    uint8_t* op = bytes_of(out, "add out", n, true);
-    py::gil_scoped_release release;
-    qadd(p, ap, bp, op, n, threads);
+  void exec(const Slot* a, const Slot* b, const Slot* y, int threads) const {
+    qadd(p, in<uint8_t>(a, n, "add input 0"), in<uint8_t>(b, n, "add input 1"),
+         out<uint8_t>(y, n, "add output"), n, threads);
   }
 };
 
@@ -80,11 +78,9 @@ struct QMeanPlan {
     if (p.lo < tlo || p.hi > thi || p.lo > p.hi) throw py::value_error("mean: bad clamp range");
   }
 
-  void run(py::array x, py::array out, int threads) {
-    const uint8_t* xp = bytes_of(x, "mean x", p.outer * p.count * p.inner, false);
-    uint8_t* op = bytes_of(out, "mean out", p.outer * p.inner, true);
-    py::gil_scoped_release release;
-    qmean(p, xp, op, threads);
+  void exec(const Slot* x, const Slot* y, int threads) const {
+    qmean(p, in<uint8_t>(x, p.outer * p.count * p.inner, "mean input"),
+          out<uint8_t>(y, p.outer * p.inner, "mean output"), threads);
   }
 };
 
@@ -93,7 +89,7 @@ struct QSoftmaxPlan {
   std::vector<float> table;
 
   QSoftmaxPlan(int64_t rows, int64_t depth, py::dict d) {
-    if (rows < 0 || depth < 1) throw py::value_error("softmax: bad shape");
+    if (rows < 0 || depth < 0) throw py::value_error("softmax: bad shape");
     p.rows = rows;
     p.depth = depth;
     p.x_signed = d["signed"].cast<bool>();
@@ -119,15 +115,13 @@ struct QSoftmaxPlan {
     p.table = table.data();
   }
 
-  void run(py::array x, py::array out, int threads) {
-    const uint8_t* xp = bytes_of(x, "softmax x", p.rows * p.depth, false);
-    if (out.itemsize() != p.out_bytes || !(out.flags() & py::array::c_style) ||
-        out.size() != p.rows * p.depth || !out.writeable())
-      throw py::value_error("softmax: out must be a contiguous writeable array of the output's "
-                            "type and the input's size");
-    void* op = out.mutable_data();
-    py::gil_scoped_release release;
-    qsoftmax(p, xp, op, threads);
+  // an empty tensor (no rows, or rows of depth 0) is left as it is
+  void exec(const Slot* x, const Slot* y, int threads) const {
+    const int64_t n = p.rows * p.depth;
+    const uint8_t* xp = in<uint8_t>(x, n, "softmax input");
+    void* yp = p.out_bytes == 2 ? static_cast<void*>(out<int16_t>(y, n, "softmax output"))
+                                : static_cast<void*>(out<uint8_t>(y, n, "softmax output"));
+    if (n > 0) qsoftmax(p, xp, yp, threads);
   }
 };
 
@@ -136,11 +130,11 @@ struct QSoftmaxPlan {
 void bind_fixed_point(py::module_& m) {
   py::class_<QAddPlan>(m, "QAddPlan")
       .def(py::init<int64_t, py::dict>())
-      .def("run", &QAddPlan::run);
+      .def("bind", &bind_plan<QAddPlan, 3>);
   py::class_<QMeanPlan>(m, "QMeanPlan")
       .def(py::init<int64_t, int64_t, int64_t, py::dict>())
-      .def("run", &QMeanPlan::run);
+      .def("bind", &bind_plan<QMeanPlan, 2>);
   py::class_<QSoftmaxPlan>(m, "QSoftmaxPlan")
       .def(py::init<int64_t, int64_t, py::dict>())
-      .def("run", &QSoftmaxPlan::run);
+      .def("bind", &bind_plan<QSoftmaxPlan, 2>);
 }
