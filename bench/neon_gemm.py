@@ -13,6 +13,7 @@ import time
 import numpy as np
 
 from onert_py.backends.acl_neon import native
+from onert_py.core.exec.native import _native, run_step
 
 # (M, K, N, count) of MobileNetV2's 1x1 convolutions and classifier
 POINTWISE = [(12544, 32, 16, 1), (12544, 16, 96, 1), (3136, 96, 24, 1), (3136, 24, 144, 2),
@@ -21,6 +22,11 @@ POINTWISE = [(12544, 32, 16, 1), (12544, 16, 96, 1), (3136, 96, 24, 1), (3136, 2
              (196, 96, 576, 3), (196, 576, 96, 2), (49, 576, 160, 1), (49, 160, 960, 3),
              (49, 960, 160, 2), (49, 960, 320, 1), (49, 320, 1280, 1), (1, 1280, 1000, 1)]
 STEM = (1, 224, 224, 3, 3, 3, 2, 2, 1, 1, 0, 0, 112, 112, 32)   # 3x3/2 SAME: pad 0 top/left
+
+
+def step(plan, x: np.ndarray, y: np.ndarray, threads: int):
+    """plan bound to x and y as the runtime binds it: a native step over their slots."""
+    return plan.bind(_native.slot(x), _native.slot(y), threads)
 
 
 def timed(fn, repeat: int) -> float:
@@ -52,7 +58,8 @@ def main() -> None:
             plan = lib.ConvPlan(w, None, list(g), 0.0, 6.0)
             x = rng.standard_normal((1, 224, 224, 3), np.float32)
             y = np.empty((1, 112, 112, 32), np.float32)
-            dt = timed(lambda: plan.run(x, y, threads), args.repeat)
+            s = step(plan, x, y, threads)
+            dt = timed(lambda: run_step(s), args.repeat)
             flops = 2 * y.size * 27
             total_t, total_f = dt, flops
             if not args.quiet:
@@ -62,7 +69,8 @@ def main() -> None:
                                   rng.standard_normal(n, np.float32), m, 0.0, 6.0)
                 x = rng.standard_normal((m, k), np.float32)
                 y = np.empty((m, n), np.float32)
-                dt = timed(lambda: plan.run(x, y, threads), args.repeat)
+                s = step(plan, x, y, threads)
+                dt = timed(lambda: run_step(s), args.repeat)
                 total_t += dt * count
                 total_f += 2 * m * n * k * count
                 if not args.quiet:

@@ -63,8 +63,8 @@ class BatchMatMulLayer(NeonMixin, BatchMatMulBase):
         self.plan = self.lib.BmmPlan([m, k, n], adj_x, adj_y, index(a_count, a.shape[:-2]),
                                      index(b_count, b.shape[:-2]), a_count, b_count)
 
-    def run(self) -> None:
-        self.plan.run(self.buf(0), self.buf(1), self.out, self.threads)
+    def plan_operands(self) -> list:
+        return [self.inputs[0], self.inputs[1], self.outputs[0]]
 
 
 @register("BatchMatMul", when=quantized)

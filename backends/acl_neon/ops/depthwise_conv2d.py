@@ -10,6 +10,7 @@ import numpy as np
 from ....core.ops.depthwise_conv2d import DepthwiseConv2DBase, QDepthwiseConv2DBase
 from ....core.ops.forms import quantized
 from ....core.ops.quant_base import I8
+from ....core.exec.native import slot_of
 from ....core.ops.window import conv_geometry
 from .base import QuantNeon, clamp_range, register
 from .quant_gemm import conv_requant
@@ -28,13 +29,13 @@ class DepthwiseConv2DLayer(NeonSpatial, DepthwiseConv2DBase):
         lo, hi = clamp_range(p.fused_activation_function)
         self.plan = self.lib.depthwise_plan(g.n, g.h, g.w, g.c, cout // g.c, g.kh, g.kw, g.sh,
                                             g.sw, g.dh, g.dw, g.pt, g.pl, g.oh, g.ow, lo, hi)
-        self.bias_tensor = self.inputs[2] if len(self.inputs) > 2 else None
-        self.zero_bias = np.zeros(cout, np.float32) if self.bias_tensor is None else None
 
-    def run(self) -> None:
-        bias = self.zero_bias if self.bias_tensor is None else self.bias_tensor.buffer
-        self.plan.run(self.inputs[0].buffer, self.inputs[1].buffer, bias, self.outputs[0].buffer,
-                      self.threads)
+    def bind(self):
+        """Input, filter, bias (None when absent: the plan's zeros), output."""
+        bias = self.inputs[2] if len(self.inputs) > 2 else None
+        return self.plan.bind(slot_of(self.inputs[0]), slot_of(self.inputs[1]),
+                              None if bias is None else slot_of(bias), slot_of(self.outputs[0]),
+                              self.threads)
 
 
 @register("DepthwiseConv2D", when=quantized)

@@ -3,11 +3,12 @@ the forms the native plans compute (constant float32 weights and bias, non-empty
 fused clamps), and the bias as the plans read it. The kernels: conv2d.py, fully_connected.py,
 transpose_conv.py (batch_matmul.py packs both operands at run time).
 
-prepare() packs the constant weights (and bias) once into a native plan, run() is one native
-call with the GIL released. The fused activation is a clamp in the micro-kernel's store: Conv2D
-ignores TANH/SIGN_BIT as the interpreter does (core/ops/base.py's clamp_activation);
-FullyConnected and TransposeConv apply them, so those forms stay on cpu. Weights must be
-constant float32 (hybrid int8-weight forms stay on cpu), tensors non-empty.
+prepare() packs the constant weights (and bias) once into a native plan; bind() binds it to the
+tensors' slots as the kernel's native step (NeonMixin: no arrays pass at run time). The fused
+activation is a clamp in the micro-kernel's store: Conv2D ignores TANH/SIGN_BIT as the interpreter
+does (core/ops/base.py's clamp_activation); FullyConnected and TransposeConv apply them, so those
+forms stay on cpu. Weights must be constant float32 (hybrid int8-weight forms stay on cpu), tensors
+non-empty.
 """
 from __future__ import annotations
 

@@ -1,11 +1,12 @@
 """Float32 L2Normalization, InstanceNorm and LocalResponseNormalization on native code (module
-_spatial): the validation of core/ops/norm.py, one native call per run. Fused activations
-reach the native code as a clamp range; a TANH or SIGN_BIT fused into a normalization, and
-empty tensors, are refused and fall back to cpu."""
+_spatial): the validation of core/ops/norm.py, a native plan bound as the kernel's native step.
+Fused activations reach the native code as a clamp range; a TANH or SIGN_BIT fused into a
+normalization, and empty tensors, are refused and fall back to cpu."""
 from __future__ import annotations
 
 import numpy as np
 
+from ....core.exec.native import slot_of
 from ....core.ops.norm import (InstanceNormBase, L2NormalizationBase,
                                LocalResponseNormalizationBase)
 from .base import clamp_range, register
@@ -19,12 +20,9 @@ class L2NormalizationLayer(NeonSpatial, L2NormalizationBase):
 
     def prepare(self) -> None:
         shape = self.buf(0).shape
-        self.depth = int(shape[-1]) if shape else 1
-        self.lo, self.hi = clamp_range(self.op.params.get("fused_activation_function"))
-
-    def run(self) -> None:
-        self.lib.l2_normalize(self.inputs[0].buffer, self.outputs[0].buffer, self.depth,
-                              self.lo, self.hi, self.threads)
+        depth = int(shape[-1]) if shape else 1
+        lo, hi = clamp_range(self.op.params.get("fused_activation_function"))
+        self.plan = self.lib.l2_plan(self.buf(0).size, self.out.size, depth, lo, hi)
 
 
 @register("InstanceNorm")
@@ -41,8 +39,11 @@ class InstanceNormLayer(NeonSpatial, InstanceNormBase):
         lo, hi = clamp_range(self.op.params.fused_activation_function)
         self.plan = self.lib.instance_norm_plan(n, spatial, c, self.eps, *sizes, lo, hi)
 
-    def run(self) -> None:
-        self.plan.run(self.buf(0), self.buf(1), self.buf(2), self.out, self.threads)
+    def bind(self):
+        """Input, gamma and beta (None when absent), output."""
+        slots = [None if self.buf(i) is None else slot_of(self.inputs[i]) for i in (1, 2)]
+        return self.plan.bind(slot_of(self.inputs[0]), *slots, slot_of(self.outputs[0]),
+                              self.threads)
 
 
 @register("LocalResponseNormalization")

@@ -1,5 +1,5 @@
-"""Float32 Pool2D (AVERAGE_POOL_2D, MAX_POOL_2D) on native code (module _spatial): the
-validation of core/ops/pool2d.py, a native plan built in prepare() and one native call per run;
+"""Float32 Pool2D (AVERAGE_POOL_2D, MAX_POOL_2D) on native code (module _spatial): the validation
+of core/ops/pool2d.py, a native plan built in prepare() and bound as the kernel's native step;
 the fused clamp reaches the native code as a range. L2 pooling, a TANH or SIGN_BIT fused into it
 and empty tensors are refused and fall back to cpu. Quantized form: quant_pool2d.py."""
 from __future__ import annotations

@@ -1,5 +1,6 @@
-"""Float32 ResizeBilinear on native code (module _spatial): the validation and the float32
-source coordinates of core/ops/resize.py (the cpu kernel's), one native call per run."""
+"""Float32 ResizeBilinear on native code (module _spatial): the validation and the float32 source
+coordinates of core/ops/resize.py (the cpu kernel's), a native plan bound as the kernel's native
+step."""
 from __future__ import annotations
 
 import numpy as np

@@ -3,7 +3,8 @@
 InstanceNorm and LocalResponseNormalization (norm.py).
 
 Each subclasses the core base of its op (the same validation as every backend), builds a
-native plan in prepare() and makes one native call per run. Fused activations reach the native
+native plan in prepare() and binds it to its tensors' slots as its native step (NeonMixin's
+bind(), or the kernel's own where an operand is optional). Fused activations reach the native
 code as a clamp range; a form computed here by no native kernel (a TANH or SIGN_BIT fused into
 a normalization, empty tensors) is refused and falls back to cpu.
 """

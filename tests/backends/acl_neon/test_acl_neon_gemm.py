@@ -120,3 +120,33 @@ def test_batch_matmul(a_s, b_s, adj_x, adj_y):
     model = single_op_model("BATCH_MATMUL", [("a", a_s, "float32"), ("b", b_s, "float32")],
                             [("y", out.shape, "float32")], adj_x=adj_x, adj_y=adj_y)
     sessions(model, [a, b], tflite_run(model, [a, b]))
+
+
+def test_bound_step_checks_its_buffers():
+    """A plan bound to slots (core/exec/native.py) reads their buffers when its step runs;
+    a buffer too small, read-only or unbound is a RuntimeError naming the operand, not a
+    wild read or write, and a slot pointed elsewhere is followed by the same step."""
+    from onert_py.core.exec.native import _native, run_step
+    w, b = rand(5, 8), rand(5)
+    plan = native.module("gemm").FcPlan(w, b, 3, -np.inf, np.inf)
+    x, y = rand(3, 8), np.zeros((3, 5), np.float32)
+    xs, ys = _native.slot(x), _native.slot(y)
+    step = plan.bind(xs, ys, 1)
+    run_step(step)
+    np.testing.assert_allclose(y, x @ w.T + b, rtol=1e-5, atol=1e-5)
+    x2 = rand(3, 8)
+    _native.set_slot(xs, x2)                  # re-pointed: the same step reads x2
+    run_step(step)
+    np.testing.assert_allclose(y, x2 @ w.T + b, rtol=1e-5, atol=1e-5)
+    frozen = np.zeros((3, 5), np.float32)
+    frozen.setflags(write=False)
+    for xa, ya, msg in ((x[:2], y, "fully connected input: buffer of 64 bytes, the kernel "
+                                   "needs 96"),
+                        (x, y[:2], "fully connected output: buffer of 40 bytes"),
+                        (x, frozen, "fully connected output: buffer is read-only"),
+                        (None, y, "fully connected input: no buffer is bound")):
+        with pytest.raises(RuntimeError, match=msg):
+            run_step(plan.bind(_native.slot(xa), _native.slot(ya), 1))
+    with pytest.raises(TypeError, match="tensor slots"):
+        plan.bind(xs, 1)
+    assert not frozen.any()

@@ -155,18 +155,20 @@ def instance_norm_model(shape, gamma, beta, eps, act) -> bytes:
 
 @pytest.mark.parametrize("shape,gamma_len,beta_len,act", [((1, 4, 5, 3), 3, 3, "NONE"),
                                                           ((2, 7, 19), 1, 19, "RELU6"),
-                                                          ((2, 3, 3, 70), 70, 0, "RELU")])
+                                                          ((2, 3, 3, 70), 70, 0, "RELU"),
+                                                          ((1, 6, 5), 0, 0, "NONE")])
 def test_instance_norm(shape, gamma_len, beta_len, act):
     rng = np.random.default_rng(9)
     c = shape[-1]
-    gamma = rand(rng, (gamma_len,))
+    gamma = rand(rng, (gamma_len,)) if gamma_len else None
     beta = rand(rng, (beta_len,)) if beta_len else None
     x = rand(rng, shape, low=-3, high=5)
     eps = 1e-3
     axes = tuple(range(1, x.ndim - 1))
     x64 = x.astype(np.float64)
     want = (x64 - x64.mean(axis=axes, keepdims=True)) / np.sqrt(
-        x64.var(axis=axes, keepdims=True) + np.float64(np.float32(eps))) * gamma
+        x64.var(axis=axes, keepdims=True) + np.float64(np.float32(eps))) * (
+            1 if gamma is None else gamma)
     want = want + (0 if beta is None else beta)
     lo, hi = {"NONE": (None, None), "RELU": (0, None), "RELU6": (0, 6)}[act]
     if lo is not None:
@@ -193,3 +195,30 @@ def test_unsupported_forms_fall_back_to_cpu():
         ok, reason = cls.supports(op, g)
         assert not ok and why in reason
         assert s.placement().backend_of(op.index) == "cpu"
+
+
+def test_bound_steps_check_their_operands():
+    """Plans with optional operands bind None for an absent one (DepthwiseConv2D's bias: the
+    plan's zeros; InstanceNorm's gamma/beta) and refuse a missing required one when bound; a
+    bound buffer too small is a RuntimeError from the step naming it."""
+    from onert_py.core.exec.native import _native, run_step
+    lib = native.module("spatial")
+    rng = np.random.default_rng(3)
+    x, w = rand(rng, (1, 4, 5, 3)), rand(rng, (1, 1, 1, 3))
+    y = np.zeros((1, 4, 5, 3), np.float32)
+    plan = lib.depthwise_plan(1, 4, 5, 3, 1, 1, 1, 1, 1, 1, 1, 0, 0, 4, 5, -np.inf, np.inf)
+    slot = _native.slot
+    run_step(plan.bind(slot(x), slot(w), None, slot(y), 1))
+    np.testing.assert_allclose(y, x * w.reshape(3), rtol=1e-6)
+    with pytest.raises(RuntimeError, match="depthwise filter: buffer of 8 bytes"):
+        run_step(plan.bind(slot(x), slot(w.reshape(-1)[:2]), None, slot(y), 1))
+    with pytest.raises(RuntimeError, match="depthwise bias: buffer of 4 bytes"):
+        run_step(plan.bind(slot(x), slot(w), slot(w.reshape(-1)[:1]), slot(y), 1))
+    with pytest.raises(ValueError, match="input, filter and output are required"):
+        plan.bind(slot(x), None, None, slot(y), 1)
+    norm = lib.instance_norm_plan(1, 20, 3, 1e-3, 3, 0, -np.inf, np.inf)
+    with pytest.raises(ValueError, match="gamma is bound iff present"):
+        norm.bind(slot(x), None, None, slot(y), 1)
+    with pytest.raises(RuntimeError, match="instance norm output: buffer of 60 bytes, the "
+                                           "kernel needs 240"):
+        run_step(norm.bind(slot(x), slot(w.reshape(-1)), None, slot(y[0, :1]), 1))

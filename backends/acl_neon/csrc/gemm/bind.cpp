@@ -1,6 +1,7 @@
 // Module _gemm: plans (weights packed once, in prepare) for Conv2D, FullyConnected and
-// TransposeConv, and BatchMatMul (both operands read at run time); run() reads the buffers of
-// this run and releases the GIL while computing.
+// TransposeConv, and BatchMatMul (both operands read at run time); plan.bind(slots...,
+// threads) gives the native step (native_step.h) that runs the plan over those tensors'
+// current buffers, checked when it runs.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -10,9 +11,11 @@
 
 #include "bind_util.h"
 #include "gemm.h"
+#include "native_bind.h"
 
 namespace py = pybind11;
 using namespace onert_neon;
+using namespace onert_rt;
 
 namespace {
 
@@ -46,11 +49,9 @@ struct ConvPlan {
     pack_b(in_buffer<float>(w, "weights", g.cout * K), K, optional_bias(bias, g.cout),
            g.cout, K, b);
   }
-  void run(py::array x, py::array y, int threads) {
-    const float* xp = in_buffer<float>(x, "input", g.n * g.h * g.w * g.cin);
-    float* yp = out_buffer<float>(y, "output", g.n * g.oh * g.ow * g.cout);
-    py::gil_scoped_release release;
-    conv2d_f32(g, xp, b, yp, lo, hi, threads);
+  void exec(const Slot* x, const Slot* y, int threads) const {
+    conv2d_f32(g, in<float>(x, g.n * g.h * g.w * g.cin, "conv input"), b,
+               out<float>(y, g.n * g.oh * g.ow * g.cout, "conv output"), lo, hi, threads);
   }
 };
 
@@ -65,7 +66,13 @@ struct FcPlan {
     if (N < 1 || K < 1) throw py::value_error("weights must not be empty");
     pack_b(in_buffer<float>(w, "weights", N * K), K, optional_bias(bias, N), N, K, b);
   }
-  void run(py::array x, py::array y, int threads) {
+  void exec(const Slot* x, const Slot* y, int threads) const {
+    gemm_f32(in<float>(x, M * K, "fully connected input"), M, K, b,
+             out<float>(y, M * N, "fully connected output"), N, lo, hi, threads);
+  }
+  // The array form, for acl_neon's recurrent kernels (ops/recurrent.py: their input
+  // projection) until they bind this plan too; remove it then.
+  void run(py::array x, py::array y, int threads) const {
     const float* xp = in_buffer<float>(x, "input", M * K);
     float* yp = out_buffer<float>(y, "output", M * N);
     py::gil_scoped_release release;
@@ -76,7 +83,8 @@ struct FcPlan {
 struct TransposeConvPlan {
   ConvGeom g;   // h, w: the input's; oh, ow: the output's; pt, pl: the crop
   PackedB b;
-  std::vector<float> bias, cols;
+  std::vector<float> bias;
+  mutable std::vector<float> cols;   // the GEMM's result, scratch of one run
   float lo, hi;
   TransposeConvPlan(py::array w, py::object bias_, std::vector<int64_t> geom, float lo_,
                     float hi_)
@@ -92,10 +100,9 @@ struct TransposeConvPlan {
     if (const float* bp = optional_bias(bias_, g.cout)) bias.assign(bp, bp + g.cout);
     cols.resize(static_cast<size_t>(g.n * g.h * g.w * N));
   }
-  void run(py::array x, py::array y, int threads) {
-    const float* xp = in_buffer<float>(x, "input", g.n * g.h * g.w * g.cin);
-    float* yp = out_buffer<float>(y, "output", g.n * g.oh * g.ow * g.cout);
-    py::gil_scoped_release release;
+  void exec(const Slot* x, const Slot* y, int threads) const {
+    const float* xp = in<float>(x, g.n * g.h * g.w * g.cin, "transpose conv input");
+    float* yp = out<float>(y, g.n * g.oh * g.ow * g.cout, "transpose conv output");
     transpose_conv_f32(g, xp, b, bias.empty() ? nullptr : bias.data(), cols.data(), yp, lo, hi,
                        threads);
   }
@@ -105,8 +112,8 @@ struct BmmPlan {
   BmmArgs g{};
   int64_t a_count, b_count;
   std::vector<int64_t> a_index, b_index;
-  std::vector<float> scratch;
-  PackedB packed;
+  mutable std::vector<float> scratch;   // a transposed A, scratch of one run
+  mutable PackedB packed;               // the current batch's B, packed per run
   BmmPlan(std::vector<int64_t> mkn, bool adj_x, bool adj_y, std::vector<int64_t> a_idx,
           std::vector<int64_t> b_idx, int64_t a_n, int64_t b_n)
       : a_count(a_n), b_count(b_n), a_index(std::move(a_idx)), b_index(std::move(b_idx)) {
@@ -126,12 +133,11 @@ struct BmmPlan {
     g.a_index = a_index.data();
     g.b_index = b_index.data();
   }
-  void run(py::array a, py::array b, py::array y, int threads) {
+  void exec(const Slot* a, const Slot* b, const Slot* y, int threads) const {
     BmmArgs args = g;
-    args.a = in_buffer<float>(a, "a", a_count * g.M * g.K);
-    args.b = in_buffer<float>(b, "b", b_count * g.K * g.N);
-    args.out = out_buffer<float>(y, "output", g.batches * g.M * g.N);
-    py::gil_scoped_release release;
+    args.a = in<float>(a, a_count * g.M * g.K, "batch matmul input 0");
+    args.b = in<float>(b, b_count * g.K * g.N, "batch matmul input 1");
+    args.out = out<float>(y, g.batches * g.M * g.N, "batch matmul output");
     batch_matmul_f32(args, scratch, packed, threads);
   }
 };
@@ -145,21 +151,21 @@ PYBIND11_MODULE(_gemm, m) {
       .def(py::init<py::array, py::object, std::vector<int64_t>, float, float>(),
            py::arg("weights"), py::arg("bias"), py::arg("geometry"), py::arg("lo"),
            py::arg("hi"))
-      .def("run", &ConvPlan::run, py::arg("x"), py::arg("y"), py::arg("threads") = 1);
+      .def("bind", &bind_plan<ConvPlan, 2>, "bind(x, y, threads): the step");
   py::class_<FcPlan>(m, "FcPlan")
       .def(py::init<py::array, py::object, int64_t, float, float>(), py::arg("weights"),
            py::arg("bias"), py::arg("rows"), py::arg("lo"), py::arg("hi"))
+      .def("bind", &bind_plan<FcPlan, 2>, "bind(x, y, threads): the step")
       .def("run", &FcPlan::run, py::arg("x"), py::arg("y"), py::arg("threads") = 1);
   py::class_<TransposeConvPlan>(m, "TransposeConvPlan")
       .def(py::init<py::array, py::object, std::vector<int64_t>, float, float>(),
            py::arg("weights"), py::arg("bias"), py::arg("geometry"), py::arg("lo"),
            py::arg("hi"))
-      .def("run", &TransposeConvPlan::run, py::arg("x"), py::arg("y"), py::arg("threads") = 1);
+      .def("bind", &bind_plan<TransposeConvPlan, 2>, "bind(x, y, threads): the step");
   py::class_<BmmPlan>(m, "BmmPlan")
       .def(py::init<std::vector<int64_t>, bool, bool, std::vector<int64_t>,
                     std::vector<int64_t>, int64_t, int64_t>(),
            py::arg("mkn"), py::arg("adj_x"), py::arg("adj_y"), py::arg("a_index"),
            py::arg("b_index"), py::arg("a_count"), py::arg("b_count"))
-      .def("run", &BmmPlan::run, py::arg("a"), py::arg("b"), py::arg("y"),
-           py::arg("threads") = 1);
+      .def("bind", &bind_plan<BmmPlan, 3>, "bind(a, b, y, threads): the step");
 }

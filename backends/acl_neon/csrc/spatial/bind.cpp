@@ -1,17 +1,22 @@
 // Module _spatial: plans (parameters checked and fixed once, in prepare) for the float32
-// spatial kernels; run() reads the tensors' current buffers and releases the GIL.
+// spatial kernels; plan.bind(slots..., threads) gives the native step (native_step.h) that
+// runs the plan over those tensors' current buffers, checked when it runs.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
+#include <array>
 #include <cmath>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "bind_util.h"
+#include "native_bind.h"
 #include "spatial.h"
 
 namespace py = pybind11;
 using namespace onert_neon;
+using namespace onert_rt;
 
 namespace {
 
@@ -19,15 +24,46 @@ void require(bool ok, const std::string& what) {
   if (!ok) throw py::value_error(what);
 }
 
+// An optional operand's slot: nullptr for None (the operand is absent); `keep` holds it.
+const Slot* optional_slot(py::handle h, std::vector<py::object>& keep) {
+  if (h.is_none()) return nullptr;
+  keep.push_back(py::reinterpret_borrow<py::object>(h));
+  return slot_of(h);
+}
+
+// plan.bind(slot or None, ..., threads) for plans with optional operands: the step runs
+// plan.exec(slot or nullptr, ..., threads); exec() handles the absent ones.
+template <class Plan, size_t N>
+py::capsule bind_optional(py::object self, py::args args) {
+  if (args.size() != N + 1)
+    throw py::type_error("bind() takes " + std::to_string(N) +
+                         " tensor slots (None: absent) and threads");
+  const Plan* plan = self.cast<const Plan*>();
+  std::vector<py::object> keep{self};
+  std::array<const Slot*, N> slots;
+  for (size_t i = 0; i < N; ++i) slots[i] = optional_slot(args[i], keep);
+  plan->check_present(slots);
+  const int threads = args[N].cast<int>();
+  return make_step(
+      [plan, slots, threads] {
+        std::apply([&](auto... s) { plan->exec(s..., threads); }, slots);
+      },
+      std::move(keep));
+}
+
 struct DepthwisePlan {
   DepthwiseParams p;
   int64_t in_size, w_size, cout, out_size;
-  void run(py::array x, py::array w, py::array bias, py::array y, int threads) {
-    const float* xp = in_buffer<float>(x, "depthwise input", in_size);
-    const float* wp = in_buffer<float>(w, "depthwise filter", w_size);
-    const float* bp = in_buffer<float>(bias, "depthwise bias", cout);
-    float* yp = out_buffer<float>(y, "depthwise output", out_size);
-    py::gil_scoped_release release;
+  std::vector<float> zero_bias;     // the bias when the op has none: cout zeros
+  // bind(x, filter, bias or None, y, threads)
+  void check_present(const std::array<const Slot*, 4>& s) const {
+    require(s[0] && s[1] && s[3], "depthwise: input, filter and output are required");
+  }
+  void exec(const Slot* x, const Slot* w, const Slot* bias, const Slot* y, int threads) const {
+    const float* xp = in<float>(x, in_size, "depthwise input");
+    const float* wp = in<float>(w, w_size, "depthwise filter");
+    const float* bp = bias ? in<float>(bias, cout, "depthwise bias") : zero_bias.data();
+    float* yp = out<float>(y, out_size, "depthwise output");
     depthwise_conv_f32(p, xp, wp, bp, yp, threads);
   }
 };
@@ -41,20 +77,20 @@ DepthwisePlan make_depthwise(int n, int h, int w, int cin, int mult, int kh, int
   require(pt >= 0 && pl >= 0, "depthwise: padding must be >= 0");
   require(!(lo > hi), "depthwise: activation range is empty");
   DepthwisePlan plan{{n, h, w, cin, mult, kh, kw, sh, sw, dh, dw, pt, pl, oh, ow, lo, hi},
-                     0, 0, 0, 0};
+                     0, 0, 0, 0, {}};
   plan.cout = int64_t{cin} * mult;
   plan.in_size = int64_t{n} * h * w * cin;
   plan.w_size = int64_t{kh} * kw * plan.cout;
   plan.out_size = int64_t{n} * oh * ow * plan.cout;
+  plan.zero_bias.assign(static_cast<size_t>(plan.cout), 0.0f);
   return plan;
 }
 
 struct PoolPlan {
   PoolParams p;
-  void run(py::array x, py::array y, int threads) {
-    const float* xp = in_buffer<float>(x, "pool input", int64_t{p.n} * p.h * p.w * p.c);
-    float* yp = out_buffer<float>(y, "pool output", int64_t{p.n} * p.oh * p.ow * p.c);
-    py::gil_scoped_release release;
+  void exec(const Slot* x, const Slot* y, int threads) const {
+    const float* xp = in<float>(x, int64_t{p.n} * p.h * p.w * p.c, "pool input");
+    float* yp = out<float>(y, int64_t{p.n} * p.oh * p.ow * p.c, "pool output");
     pool2d_f32(p, xp, yp, threads);
   }
 };
@@ -74,12 +110,11 @@ struct ResizePlan {
   int n, h, w, c, oh, ow;
   std::vector<int32_t> y0, y1, x0, x1;
   std::vector<float> dy, dx;
-  void run(py::array x, py::array y, int threads) {
-    const float* xp = in_buffer<float>(x, "resize input", int64_t{n} * h * w * c);
-    float* yp = out_buffer<float>(y, "resize output", int64_t{n} * oh * ow * c);
+  void exec(const Slot* x, const Slot* y, int threads) const {
+    const float* xp = in<float>(x, int64_t{n} * h * w * c, "resize input");
+    float* yp = out<float>(y, int64_t{n} * oh * ow * c, "resize output");
     ResizeParams p{n, h, w, c, oh, ow, y0.data(), y1.data(), dy.data(),
                    x0.data(), x1.data(), dx.data()};
-    py::gil_scoped_release release;
     resize_bilinear_f32(p, xp, yp, threads);
   }
 };
@@ -110,22 +145,20 @@ ResizePlan make_resize(int n, int h, int w, int c, int oh, int ow, py::array y0,
 
 struct InstanceNormPlan {
   InstanceNormParams p;
-  void run(py::array x, py::object gamma, py::object beta, py::array y, int threads) {
+  // bind(x, gamma or None, beta or None, y, threads): gamma / beta bound exactly when the
+  // plan was made with their sizes
+  void check_present(const std::array<const Slot*, 4>& s) const {
+    require(s[0] && s[3], "instance norm: input and output are required");
+    require((s[1] != nullptr) == (p.gamma_size > 0), "instance norm: gamma is bound iff present");
+    require((s[2] != nullptr) == (p.beta_size > 0), "instance norm: beta is bound iff present");
+  }
+  void exec(const Slot* x, const Slot* gamma, const Slot* beta, const Slot* y,
+            int threads) const {
     const int64_t size = p.n * p.spatial * p.c;
-    const float* xp = in_buffer<float>(x, "instance norm input", size);
-    const float* gp = nullptr;
-    const float* bp = nullptr;
-    py::array g, b;
-    if (p.gamma_size > 0) {
-      g = py::array(gamma);
-      gp = in_buffer<float>(g, "instance norm gamma", p.gamma_size);
-    }
-    if (p.beta_size > 0) {
-      b = py::array(beta);
-      bp = in_buffer<float>(b, "instance norm beta", p.beta_size);
-    }
-    float* yp = out_buffer<float>(y, "instance norm output", size);
-    py::gil_scoped_release release;
+    const float* xp = in<float>(x, size, "instance norm input");
+    const float* gp = gamma ? in<float>(gamma, p.gamma_size, "instance norm gamma") : nullptr;
+    const float* bp = beta ? in<float>(beta, p.beta_size, "instance norm beta") : nullptr;
+    float* yp = out<float>(y, size, "instance norm output");
     instance_norm_f32(p, xp, gp, bp, yp, threads);
   }
 };
@@ -144,11 +177,20 @@ struct LrnPlan {
   int64_t pixels, c;
   int radius;
   float bias, alpha, beta;
-  void run(py::array x, py::array y, int threads) {
-    const float* xp = in_buffer<float>(x, "lrn input", pixels * c);
-    float* yp = out_buffer<float>(y, "lrn output", pixels * c);
-    py::gil_scoped_release release;
+  void exec(const Slot* x, const Slot* y, int threads) const {
+    const float* xp = in<float>(x, pixels * c, "lrn input");
+    float* yp = out<float>(y, pixels * c, "lrn output");
     local_response_norm_f32(xp, yp, pixels, c, radius, bias, alpha, beta, threads);
+  }
+};
+
+struct L2NormPlan {
+  int64_t rows, depth;
+  float lo, hi;
+  void exec(const Slot* x, const Slot* y, int threads) const {
+    const float* xp = in<float>(x, rows * depth, "l2 input");
+    float* yp = out<float>(y, rows * depth, "l2 output");
+    l2_normalize_f32(xp, yp, rows, depth, lo, hi, threads);
   }
 };
 
@@ -157,35 +199,36 @@ struct LrnPlan {
 PYBIND11_MODULE(_spatial, m) {
   m.doc() = "acl_neon float32 spatial kernels: depthwise conv, pooling, resize, normalizations";
   add_isa_functions(m);
-  py::class_<DepthwisePlan>(m, "DepthwisePlan").def("run", &DepthwisePlan::run);
+  py::class_<DepthwisePlan>(m, "DepthwisePlan")
+      .def("bind", &bind_optional<DepthwisePlan, 4>,
+           "bind(x, filter, bias or None, y, threads): the step");
   m.def("depthwise_plan", &make_depthwise, py::arg("n"), py::arg("h"), py::arg("w"),
         py::arg("cin"), py::arg("mult"), py::arg("kh"), py::arg("kw"), py::arg("sh"),
         py::arg("sw"), py::arg("dh"), py::arg("dw"), py::arg("pt"), py::arg("pl"),
         py::arg("oh"), py::arg("ow"), py::arg("lo"), py::arg("hi"));
-  py::class_<PoolPlan>(m, "PoolPlan").def("run", &PoolPlan::run);
+  py::class_<PoolPlan>(m, "PoolPlan").def("bind", &bind_plan<PoolPlan, 2>);
   m.def("pool_plan", &make_pool, py::arg("kind"), py::arg("n"), py::arg("h"), py::arg("w"),
         py::arg("c"), py::arg("kh"), py::arg("kw"), py::arg("sh"), py::arg("sw"),
         py::arg("pt"), py::arg("pl"), py::arg("oh"), py::arg("ow"), py::arg("lo"),
         py::arg("hi"));
-  py::class_<ResizePlan>(m, "ResizePlan").def("run", &ResizePlan::run);
+  py::class_<ResizePlan>(m, "ResizePlan").def("bind", &bind_plan<ResizePlan, 2>);
   m.def("resize_plan", &make_resize);
-  py::class_<InstanceNormPlan>(m, "InstanceNormPlan").def("run", &InstanceNormPlan::run);
+  py::class_<InstanceNormPlan>(m, "InstanceNormPlan")
+      .def("bind", &bind_optional<InstanceNormPlan, 4>,
+           "bind(x, gamma or None, beta or None, y, threads): the step");
   m.def("instance_norm_plan", &make_instance_norm);
-  py::class_<LrnPlan>(m, "LrnPlan").def("run", &LrnPlan::run);
+  py::class_<LrnPlan>(m, "LrnPlan").def("bind", &bind_plan<LrnPlan, 2>);
   m.def("lrn_plan", [](int64_t pixels, int64_t c, int radius, float bias, float alpha,
                        float beta) {
     require(pixels >= 0 && c >= 0 && radius >= 0, "lrn: sizes and radius must be >= 0");
     return LrnPlan{pixels, c, radius, bias, alpha, beta};
   });
-  m.def("l2_normalize", [](py::array x, py::array y, int64_t depth, float lo, float hi,
-                           int threads) {
-    require(depth > 0 && x.size() % depth == 0, "l2_normalize: size is not a multiple of depth");
-    require(x.size() == y.size(), "l2_normalize: input and output sizes differ");
+  py::class_<L2NormPlan>(m, "L2NormPlan").def("bind", &bind_plan<L2NormPlan, 2>);
+  m.def("l2_plan", [](int64_t in_size, int64_t out_size, int64_t depth, float lo, float hi) {
+    require(depth > 0 && in_size >= 0 && in_size % depth == 0,
+            "l2_normalize: size is not a multiple of depth");
+    require(in_size == out_size, "l2_normalize: input and output sizes differ");
     require(!(lo > hi), "l2_normalize: activation range is empty");
-    const int64_t rows = x.size() / depth;
-    const float* xp = in_buffer<float>(x, "l2 input", rows * depth);
-    float* yp = out_buffer<float>(y, "l2 output", rows * depth);
-    py::gil_scoped_release release;
-    l2_normalize_f32(xp, yp, rows, depth, lo, hi, threads);
-  });
+    return L2NormPlan{in_size / depth, depth, lo, hi};
+  }, py::arg("in_size"), py::arg("out_size"), py::arg("depth"), py::arg("lo"), py::arg("hi"));
 }
