@@ -11,6 +11,17 @@ from ..ir import Operation
 from .tensor import ITensor
 
 
+class KernelRefusal(CompileError):
+    """A backend's kernel refused its op while the subgraph was being compiled (configure:
+    validate or prepare found shapes, parameters or device limits it cannot handle). The
+    compiler hands the op to the next backend in the list (core/compiler/fallback.py); raised
+    to the user only as `error`, the kernel's own CompileError."""
+
+    def __init__(self, error: CompileError, backend: str, op_index: int) -> None:
+        super().__init__(str(error))
+        self.error, self.backend, self.op_index = error, backend, op_index
+
+
 class Kernel:
     """One operation's executable form on one backend (onert's `<Op>Layer`).
 

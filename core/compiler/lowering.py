@@ -24,6 +24,8 @@ class LoweredGraph:
     home: dict[int, str]               # non-constant operand -> owning backend id
     exec_order: list[int]              # op indices in execution order
     permutes: list[int] = field(default_factory=list)
+    # op index -> backend -> why it refused the op while compiling (compiler/fallback.py)
+    refusals: dict[int, dict[str, str]] = field(default_factory=dict)
 
     def operands_of(self, backend_id: str) -> set[int]:
         """Operands the backend owns: those homed there plus the constants its ops read."""
