@@ -8,6 +8,7 @@ import numpy as np
 
 from ...errors import CompileError
 from ..ir import Operation
+from ..ir.op_catalog import REFUSED
 from .tensor import ITensor
 
 
@@ -178,8 +179,9 @@ class KernelRegistry:
         """(ok, reason): a kernel is registered for the op's form and accepts the op."""
         cls = self.lookup(op, graph)
         if cls is None:
+            why = REFUSED.get(op.type)
             return False, f"{self.backend_id} has no kernel for {op.type}" + (
-                f".{op.subtype}" if op.subtype else "")
+                f".{op.subtype}" if op.subtype else "") + (f": {why}" if why else "")
         try:
             return cls.supports(op, graph)
         except (IndexError, KeyError, ValueError, TypeError) as e:   # malformed op operands
