@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from . import errors
 from .errors import (BackendNotAvailableError, CompileError, ConfigError, ExecutionError,
-                     InputError, ModelLoadError, OnertPyError, SessionClosedError,
+                     InputError, ModelLoadError, OnertError, OnertPyError, SessionClosedError,
                      UnsupportedOperationError)
 from .placement import Placement
 from .session import Session
@@ -15,5 +15,5 @@ __version__ = "0.1.0"
 __all__ = ["Session", "TensorInfo", "Placement", "errors", "OnertPyError", "SessionClosedError",
            "ModelLoadError", "ConfigError",
            "BackendNotAvailableError", "CompileError", "UnsupportedOperationError",
-           "InputError", "ExecutionError", "register_custom_op", "unregister_custom_op",
-           "__version__"]
+           "InputError", "ExecutionError", "OnertError", "register_custom_op",
+           "unregister_custom_op", "__version__"]

@@ -47,3 +47,30 @@ class ExecutionError(OnertPyError):
 
 class SessionClosedError(OnertPyError, RuntimeError):
     """A method of a Session was called after close()."""
+
+
+class OnertError(OnertPyError, RuntimeError):
+    """The `onert` package's OnertError (a RuntimeError there), raised by the onert-compatible
+    API (onert_py.infer) where onert's session raises it: the model cannot be loaded or
+    compiled, inputs cannot be bound, a run fails. A wrong input count or shape stays a
+    ValueError there, as in onert. Each one is also an instance of the onert_py error it
+    stands for (`as_onert_error`): `except CompileError` still catches a compile failure."""
+
+
+_ONERT_KINDS: dict[type, type] = {}     # an onert_py error class -> its OnertError class
+
+
+def as_onert_error(error: OnertPyError) -> OnertError:
+    """`error` as an OnertError of class `Onert<its class name>`, a subclass of both, with its
+    message and attributes (`reasons`, `op_index`, ...)."""
+    if isinstance(error, OnertError):
+        return error
+    cls = type(error)
+    kind = _ONERT_KINDS.get(cls)
+    if kind is None:
+        kind = _ONERT_KINDS.setdefault(cls, type(
+            f"Onert{cls.__name__}", (OnertError, cls),
+            {"__module__": __name__, "__doc__": f"An OnertError that is a {cls.__name__}."}))
+    out = kind.__new__(kind, *error.args)
+    out.__dict__.update(vars(error))
+    return out

@@ -8,6 +8,7 @@ from types import MappingProxyType
 from typing import Mapping
 
 PERMUTE = "Permute"
+COMPILE_FALLBACK = "fallback while compiling"    # the rule of an op a backend refused then
 
 
 @dataclass(frozen=True)
@@ -18,8 +19,10 @@ class OpPlacement:
     type: str                     # onert IR type: "Conv2D", "BinaryArithmetic", "If", ...
     name: str                     # the model's op name: "CONV_2D", "ADD", "CUSTOM(<code>)"
     backend: str                  # the backend id that runs it ("builtin" for control flow)
-    rule: str                     # why that one: "default order", "fallback", "op type rule (...)"
+    # why that one: "default order", "fallback", "op type rule (...)", COMPILE_FALLBACK
+    rule: str
     # the backends before it in the preference order that refused the op -> their reasons
+    # (when compiling too: tensors shaped at run time, a kernel's configure)
     refusals: Mapping[str, str] = field(default_factory=dict, hash=False)
 
 
@@ -136,8 +139,10 @@ def subgraph_placement(compiler, compiled) -> SubgraphPlacement:
                                              op.params.get("from"), op.params.get("to")))
             continue
         a = compiler.assignment[(compiled.index, oi)]
-        ops.append(OpPlacement(oi, op.type, op.name, a.backend, a.rule,
-                               MappingProxyType(dict(a.refusals))))
+        late = lowered.refusals.get(oi)      # backends that refused it while compiling
+        ops.append(OpPlacement(oi, op.type, op.name, lowered.op_backend[oi],
+                               COMPILE_FALLBACK if late else a.rule,
+                               MappingProxyType({**a.refusals, **(late or {})})))
     shapes = tuple(tuple(g.operands[i].shape) for i in g.inputs)
     shared = tuple(SharedTensor(*x) for x in lowered.shared)
     return SubgraphPlacement(compiled.index, shapes, tuple(ops), tuple(permutes), shared)

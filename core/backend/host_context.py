@@ -3,7 +3,8 @@
 gen_tensors() makes one HostTensor per owned operand: constants view the mapped model file
 (constants folded by the compiler hold their own array), variables get private buffers, the
 rest share one arena planned from their lifetimes. gen_kernels() asks the backend's
-KernelRegistry for each op's kernel.
+KernelRegistry for each op's kernel; a kernel that refuses in configure raises KernelRefusal,
+on which the compiler moves the op to the next backend in the list.
 """
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import numpy as np
 
 from ...errors import CompileError
 from .backend import BackendContext
-from .kernel import Kernel, KernelRegistry
+from .kernel import Kernel, KernelRefusal, KernelRegistry
 from .memory_planner import Request, dag_conflicts, get_planner
 from .op_dag import OpDag
 from .registry import TensorRegistry
@@ -108,14 +109,23 @@ class HostBackendContext(BackendContext):
         out: dict[int, Kernel] = {}
         for oi in self.data.op_order:
             op = g.operations[oi]
-            cls = self.kernels.lookup(op, g)
+            out[oi] = self.gen_kernel(oi, op)
+        return out
+
+    def gen_kernel(self, oi: int, op) -> Kernel:
+        """The configured kernel of op `oi`; KernelRefusal (naming the backend and the op)
+        where no kernel applies or its configure refuses."""
+        bid = self.backend.config.id
+        try:
+            cls = self.kernels.lookup(op, self.data.graph)
             if cls is None:
-                raise CompileError(f"{self.backend.config.id}: no kernel for op #{oi} {op.name}")
+                raise CompileError(f"{bid}: no kernel for op #{oi} {op.name}")
             kernel = cls()
             kernel.configure(op, [self.tensor(i) for i in op.inputs],
                              [self.tensor(o) for o in op.outputs], self)
-            out[oi] = kernel
-        return out
+        except CompileError as e:
+            raise KernelRefusal(e, bid, oi) from e
+        return kernel
 
     @property
     def arena_bytes(self) -> int:

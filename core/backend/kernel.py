@@ -8,7 +8,19 @@ import numpy as np
 
 from ...errors import CompileError
 from ..ir import Operation
+from ..ir.op_catalog import REFUSED
 from .tensor import ITensor
+
+
+class KernelRefusal(CompileError):
+    """A backend's kernel refused its op while the subgraph was being compiled (configure:
+    validate or prepare found shapes, parameters or device limits it cannot handle). The
+    compiler hands the op to the next backend in the list (core/compiler/fallback.py); raised
+    to the user only as `error`, the kernel's own CompileError."""
+
+    def __init__(self, error: CompileError, backend: str, op_index: int) -> None:
+        super().__init__(str(error))
+        self.error, self.backend, self.op_index = error, backend, op_index
 
 
 class Kernel:
@@ -180,8 +192,9 @@ class KernelRegistry:
         """(ok, reason): a kernel is registered for the op's form and accepts the op."""
         cls = self.lookup(op, graph)
         if cls is None:
+            why = REFUSED.get(op.type)
             return False, f"{self.backend_id} has no kernel for {op.type}" + (
-                f".{op.subtype}" if op.subtype else "")
+                f".{op.subtype}" if op.subtype else "") + (f": {why}" if why else "")
         try:
             return cls.supports(op, graph)
         except (IndexError, KeyError, ValueError, TypeError) as e:   # malformed op operands

@@ -8,11 +8,12 @@ from functools import lru_cache
 
 from ...config import DEFAULT_BACKENDS, Config
 from ...errors import BackendNotAvailableError, CompileError, ConfigError
-from ..backend import Backend, BackendContext, ContextData
+from ..backend import Backend, BackendContext, ContextData, KernelRefusal
 from ..exec import EXECUTORS, Step, Tracer
 from ..ir import Model
 from .backend_manager import manager
 from .constant_folding import fold_constants
+from .fallback import Refusals, backend_for, refuse_after_inference, run_time_shaped
 from .lowering import BUILTIN, LoweredGraph, lower
 from .scheduler import Assignment, Rules, assign
 from .shape_inference import Dynamic, infer_shapes
@@ -86,6 +87,9 @@ class Compiler:
         self.tracer = Tracer(config.tracing) if config.tracing else None
         self.state: dict = {}           # run-time state shared by all subgraphs (variables, ...)
         self.children: dict[Key, CompiledSubgraph] = {}    # (subgraph, input shapes) -> compiled
+        # child -> positions of its inputs shaped only at run time (While loop variables that
+        # change shape): its ops reading them go to backends that take dynamic shapes
+        self.varying: dict[Key, frozenset[int]] = {}
         # (subgraph, input shapes, depth) per subgraph built, in build order (children before
         # their callers); depth: builds in progress when it began, 0 unless a kernel asked for
         # a child the shape pass did not foresee. The last LOG_LENGTH builds.
@@ -198,22 +202,42 @@ class Compiler:
         return self.children[key]
 
     def _plan(self, sg: int, input_shapes: dict[int, tuple[int, ...]], io_float: frozenset[int],
-              stack: list[Key], pending: dict[Key, LoweredGraph]) -> LoweredGraph:
+              stack: list[Key], pending: dict[Key, LoweredGraph],
+              refusals: Refusals | None = None, varying: frozenset[int] = frozenset()
+              ) -> LoweredGraph:
         """The shape-only pass for one subgraph: lowered, shapes inferred (If/While output shapes
         from their children, planned first), then the children its builtin kernels will ask
         for when configured (CallOnce's, and If/While whose inputs are dynamic), in the order
         they ask. Children not compiled yet are added to `pending` in post-order. `stack`: the
-        children being planned, outermost first (recursion check)."""
+        children being planned, outermost first (recursion check). An op whose backend refuses
+        it once shapes are inferred moves to the next backend (`refusals`: those known
+        already; compiler/fallback.py), and the subgraph is lowered again; `varying`: positions
+        of inputs shaped at run time, which the backends see as dynamic."""
         graph = self.model.subgraphs[sg]
-        op_backend = {oi: self.assignment[(sg, oi)].backend for oi in graph.operations}
+        refusals = {oi: dict(r) for oi, r in (refusals or {}).items()}
         host = frozenset(b for b, be in self.backends.items()
                          if getattr(be.config, "host_memory", False))
-        lowered = lower(graph, op_backend, sg, io_float, host, share_outputs=not stack)
 
         def control_flow(op, shapes: list) -> list[tuple[int, ...]]:
             return self._control_flow_shapes(op, shapes, stack, pending)
 
-        infer_shapes(lowered.graph, lowered.exec_order, input_shapes, sg, control_flow)
+        while True:           # each round moves at least one op to a later backend
+            op_backend = {oi: backend_for(op, sg, graph, self.assignment[(sg, oi)], self.order,
+                                          self.backends, refusals.get(oi))
+                          for oi, op in graph.operations.items()}
+            lowered = lower(graph, op_backend, sg, io_float, host, share_outputs=not stack)
+            infer_shapes(lowered.graph, lowered.exec_order, input_shapes, sg, control_flow)
+            late = run_time_shaped(lowered, [i for k, i in enumerate(graph.inputs)
+                                             if k in varying])
+            if not refuse_after_inference(graph, lowered, self.backends, refusals, late):
+                break
+        lowered.refusals = refusals
+        for oi in lowered.exec_order:      # control flow reading them: their children's inputs
+            op = lowered.graph.operations[oi]
+            if op.type in ("If", "While") and late.intersection(op.inputs):
+                self._vary(op, [lowered.graph.operands[i].shape for i in op.inputs],
+                           frozenset(k for k, i in enumerate(op.inputs) if i in late),
+                           stack, pending)
         builtin = self.backends[BUILTIN]
         for oi in lowered.ops_of(BUILTIN):
             for index, shapes in builtin.subgraph_calls(lowered.graph.operations[oi],
@@ -221,15 +245,16 @@ class Compiler:
                 self._plan_child((index, tuple(tuple(s) for s in shapes)), stack, pending)
         return lowered
 
-    def _plan_child(self, key: Key, stack: list[Key], pending: dict[Key, LoweredGraph]
-                    ) -> LoweredGraph:
+    def _plan_child(self, key: Key, stack: list[Key], pending: dict[Key, LoweredGraph],
+                    again: bool = False) -> LoweredGraph:
         """The lowered, shape-inferred graph of child `key` (subgraph, input shapes): the compiled
-        child's, the one planned already in this pass, or a new plan (added to `pending` once
-        its own children are). A child that is its own caller (directly or further up) is
-        refused: recursive control flow cannot be compiled ahead of time."""
+        child's, the one planned already in this pass (unless `again`: planned anew in its
+        place), or a new plan (added to `pending` once its own children are). A child that is
+        its own caller (directly or further up) is refused: recursive control flow cannot be
+        compiled ahead of time."""
         if key in self.children:
             return self.children[key].lowered
-        if key in pending:
+        if key in pending and not again:
             return pending[key]
         index = key[0]
         if any(k[0] == index for k in stack):
@@ -240,7 +265,7 @@ class Compiler:
         stack.append(key)
         try:
             lowered = self._plan(index, dict(zip(graph.inputs, key[1])), frozenset(), stack,
-                                 pending)
+                                 pending, varying=self.varying.get(key, frozenset()))
         finally:
             stack.pop()
         pending[key] = lowered
@@ -260,33 +285,61 @@ class Compiler:
         depth = len(self._building)
         self._building.append(child)
         try:
-            compiled = self._generate(sg, lowered, io_float)
+            while True:       # each refusal moves its op to a later backend
+                try:
+                    compiled = self._generate(sg, lowered, io_float)
+                    break
+                except KernelRefusal as e:
+                    lowered = self._replan(sg, lowered, io_float, child, e)
         finally:
             self._building.pop()
         g = lowered.graph
         self.compile_log.append((sg, tuple(tuple(g.operands[i].shape) for i in g.inputs), depth))
         return compiled
 
+    def _replan(self, sg: int, lowered: LoweredGraph, io_float: frozenset[int],
+                child: Key | None, refusal: KernelRefusal) -> LoweredGraph:
+        """`lowered` planned again with the op a kernel refused in configure on the next backend
+        that takes it. The kernel's own error where nothing can take over: a builtin op, or an
+        op on the last backend of the list that no other backend refused."""
+        graph = self.model.subgraphs[sg]
+        oi, bid = refusal.op_index, refusal.backend
+        known = lowered.refusals.get(oi, {})
+        if (bid == BUILTIN or oi not in graph.operations
+                or (not known and self.order.index(bid) == len(self.order) - 1)):
+            raise refusal.error
+        refusals = {**lowered.refusals, oi: {**known, bid: str(refusal.error)}}
+        g = lowered.graph
+        pending: dict[Key, LoweredGraph] = {}
+        replanned = self._plan(sg, {i: tuple(g.operands[i].shape) for i in g.inputs}, io_float,
+                               [], pending, refusals, self.varying.get(child, frozenset()))
+        self._build_pending(pending)
+        return replanned
+
     def _generate(self, sg: int, lowered: LoweredGraph, io_float: frozenset[int]
                   ) -> CompiledSubgraph:
         """One BackendContext per backend used (builtin first), their tensors, their kernels
         (builtin's last: Permute needs every registry) and the executor."""
-        op_backend = {oi: self.assignment[(sg, oi)].backend
-                      for oi in self.model.subgraphs[sg].operations}
-        used = [BUILTIN] + [b for b in self.order if b in set(op_backend.values())]
+        used = [BUILTIN] + [b for b in self.order if b in set(lowered.op_backend.values())]
         contexts: dict[str, BackendContext] = {}
-        for bid in used:
-            data = ContextData(lowered.graph, sg, lowered.ops_of(bid), lowered.exec_order,
-                               lowered.operands_of(bid), self.backend_options(), compiler=self)
-            contexts[bid] = self.backends[bid].new_context(data)
-        registries = {bid: ctx.gen_tensors() for bid, ctx in contexts.items()}
-        for operand, owner, user in lowered.shared:     # host crossings: the owner's tensor
-            registries[user].set_migrant_tensor(operand, registries[owner].get_itensor(operand))
-        builtin = contexts[BUILTIN]
-        builtin.other_registries = [r for b, r in registries.items() if b != BUILTIN]
-        kernels = {}
-        for bid in used[1:] + [BUILTIN]:       # builtin last: Permute needs every registry
-            kernels.update(contexts[bid].gen_kernels())
+        try:
+            for bid in used:
+                data = ContextData(lowered.graph, sg, lowered.ops_of(bid), lowered.exec_order,
+                                   lowered.operands_of(bid), self.backend_options(), compiler=self)
+                contexts[bid] = self.backends[bid].new_context(data)
+            registries = {bid: ctx.gen_tensors() for bid, ctx in contexts.items()}
+            for operand, owner, user in lowered.shared:     # host crossings: owner's tensor
+                registries[user].set_migrant_tensor(operand,
+                                                    registries[owner].get_itensor(operand))
+            builtin = contexts[BUILTIN]
+            builtin.other_registries = [r for b, r in registries.items() if b != BUILTIN]
+            kernels = {}
+            for bid in used[1:] + [BUILTIN]:       # builtin last: Permute needs every registry
+                kernels.update(contexts[bid].gen_kernels())
+        except BaseException:         # a refused kernel is compiled again elsewhere: free these
+            for ctx in contexts.values():
+                ctx.release()
+            raise
         steps = [Step(oi, lowered.op_backend[oi], kernels[oi]) for oi in lowered.exec_order]
         reg = registries[BUILTIN]
         inputs = [reg.get_itensor(i) for i in lowered.graph.inputs]
@@ -318,11 +371,46 @@ class Compiler:
             if branches[0] != branches[1]:
                 raise Dynamic("the branches give different shapes")
             return branches[0]
-        child(p.cond_subgraph_index, shapes)
-        body = outs(p.body_subgraph_index, child(p.body_subgraph_index, shapes))
-        if body != [tuple(s) for s in shapes]:
+        varying = self._vary(op, shapes, frozenset(), stack, pending)
+        body = child(p.body_subgraph_index, shapes).graph
+        if varying or len(body.outputs) != len(shapes):
             raise Dynamic("the loop body changes the shapes of its variables")
-        return body
+        return [tuple(s) for s in shapes]
+
+    def _vary(self, op, shapes: list, positions: frozenset[int], stack: list[Key],
+              pending: dict[Key, LoweredGraph]) -> frozenset[int]:
+        """Plan the children of If/While `op` (input `shapes`) with its inputs at `positions`
+        shaped at run time (`varying`). A While adds the loop variables its body gives back
+        shaped otherwise than they came in, or derived from a varying one, until none is left
+        (their shapes change between iterations); returns the While's varying positions."""
+        p = op.params
+        if op.type == "If":
+            inner = frozenset(k - 1 for k in positions if k > 0)
+            for index in (p.then_subgraph_index, p.else_subgraph_index):
+                self._vary_child((index, tuple(tuple(s) for s in shapes[1:])), inner, stack,
+                                 pending)
+            return inner
+        key = tuple(tuple(s) for s in shapes)
+        while True:
+            self._vary_child((p.cond_subgraph_index, key), positions, stack, pending)
+            body = self._vary_child((p.body_subgraph_index, key), positions, stack, pending)
+            g = body.graph
+            late = run_time_shaped(body, [i for k, i in enumerate(g.inputs) if k in positions])
+            grown = positions | {k for k, (o, s) in enumerate(zip(g.outputs, key)) if o in late
+                                 or g.operands[o].dynamic or tuple(g.operands[o].shape) != s}
+            if grown == positions:
+                return positions
+            positions = frozenset(grown)
+
+    def _vary_child(self, key: Key, positions: frozenset[int], stack: list[Key],
+                    pending: dict[Key, LoweredGraph]) -> LoweredGraph:
+        """Child `key` planned with its inputs at `positions` (and those marked before) varying:
+        planned again where that adds any."""
+        known = self.varying.get(key, frozenset())
+        if positions <= known:
+            return self._plan_child(key, stack, pending)
+        self.varying[key] = known | positions
+        return self._plan_child(key, stack, pending, again=True)
 
     def release(self) -> None:
         """Release the control-flow children compiled so far and this compiler's hold on each

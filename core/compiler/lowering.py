@@ -35,6 +35,8 @@ class LoweredGraph:
     permutes: list[int] = field(default_factory=list)
     # (operand, owning backend, backend using the owner's tensor): crossings without a Permute
     shared: list[tuple[int, str, str]] = field(default_factory=list)
+    # op index -> backend -> why it refused the op while compiling (compiler/fallback.py)
+    refusals: dict[int, dict[str, str]] = field(default_factory=dict)
 
     def operands_of(self, backend_id: str) -> set[int]:
         """Operands the backend owns: those homed there plus the constants its ops read."""

@@ -3,7 +3,8 @@
 Order of rules, later ones overriding: the backends' preference order (first one whose
 `supports(op)` accepts), `op_backend_allops`, `op_backend` per op type, `op_backend_map` per op
 index. An explicit rule to a backend that cannot run the op is a CompileError, never a silent
-fallback. Control flow (If/While/CallOnce), resource variables and Permute always go to builtin.
+fallback (also when the backend finds out only while compiling: core/compiler/fallback.py).
+Control flow (If/While/CallOnce), resource variables and Permute always go to builtin.
 """
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ class Assignment:
     backend: str
     rule: str                                   # "default order", "fallback", "op type rule", ...
     refusals: dict[str, str] = field(default_factory=dict)   # backend -> why it refused
+    explicit: bool = False                      # named by a mapping rule: never moved elsewhere
 
 
 @dataclass
@@ -71,7 +73,7 @@ def _assign_one(op: Operation, sg: int, graph: Graph, backends: dict[str, Backen
         if not ok:
             raise CompileError(f"op #{op.index} {op.name} (subgraph {sg}) is mapped to {bid} by "
                                f"the {rule}, but {bid} cannot run it: {why}")
-        return Assignment(bid, rule)
+        return Assignment(bid, rule, explicit=True)
     refusals: dict[str, str] = {}
     for bid in order:
         ok, why = backends[bid].config.supports(op, graph)

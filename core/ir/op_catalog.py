@@ -49,6 +49,11 @@ CIRCLE_EXTRA_CODES: dict[int, str] = {
     -6: "RMS_NORM", -7: "ROPE", -8: "RUN_MODEL",
 }
 
+# IR types that load but that no backend runs, on purpose, and why: every bundled backend's
+# refusal of such an op names the reason (KernelRegistry.supports), so the compile error does.
+_BCQ = "ONE has not published the arithmetic of Circle's BCQ ops (a guessed kernel would be wrong)"
+REFUSED: dict[str, str] = {"BCQFullyConnected": _BCQ, "BCQGather": _BCQ}
+
 _GROUP_OF: dict[str, tuple[str, str]] = {
     name: (ir_type, field) for ir_type, (field, names) in GROUPS.items() for name in names}
 

@@ -101,25 +101,33 @@ def _doubling_loop(b: ModelBuilder, cond: int, body: int, limit: float) -> None:
     b.add_output(by, subgraph=body)
 
 
-def growing_while_model(width: int = 2) -> bytes:
+def growing_while_model(width: int = 2, signature: bool = True, scale: bool = False) -> bytes:
     """(i, n, x[r, width]) -> while i < n: i += 1; x = concat(x, x + i) on axis 0 (the rows
-    double every iteration: loop-carried shapes change)."""
+    double every iteration: loop-carried shapes change). Without `signature` the loop
+    variables are declared with their first shapes and no -1 (only shape inference tells
+    that they grow); `scale` multiplies the loop's result by 3 after the loop."""
     b = ModelBuilder()
-    shapes = [((), "int32"), ((), "int32"), ((-1, width), F32)]
+    rows = -1 if signature else 1
+    shapes = [((), "int32"), ((), "int32"), ((rows, width), F32)]
     cond = _counter_cond(b, shapes)
     body = b.add_subgraph("body")
     n, x = b.add_input("n", (), "int32"), b.add_input("x", (1, width))
     zero = b.add_const("zero", np.int32(0))
     outs = [b.add_tensor("i_out", (), "int32"), b.add_tensor("n_out", (), "int32"),
-            b.add_tensor("x_out", (-1, width))]
+            b.add_tensor("x_out", (rows, width))]
     b.add_op("WHILE", [zero, n, x], outs, cond_subgraph_index=cond, body_subgraph_index=body)
-    b.add_output(outs[2])
+    if scale:
+        y = b.add_tensor("y", (rows, width))
+        b.add_op("MUL", [outs[2], b.add_const("three", np.float32(3))], [y])
+        b.add_output(y)
+    else:
+        b.add_output(outs[2])
     bi, bn, bx = [b.add_input(f"v{k}", s, d, subgraph=body) for k, (s, d) in enumerate(shapes)]
     one = b.add_const("one", np.int32(1), subgraph=body)
     i2 = b.add_tensor("i2", (), "int32", subgraph=body)
     fi = b.add_tensor("fi", (), F32, subgraph=body)
-    row = b.add_tensor("row", (-1, width), subgraph=body)
-    x2 = b.add_tensor("x2", (-1, width), subgraph=body)
+    row = b.add_tensor("row", (rows, width), subgraph=body)
+    x2 = b.add_tensor("x2", (rows if signature else 2, width), subgraph=body)
     b.add_op("ADD", [bi, one], [i2], subgraph=body)
     b.add_op("CAST", [i2], [fi], subgraph=body)
     b.add_op("ADD", [bx, fi], [row], subgraph=body)
@@ -129,8 +137,11 @@ def growing_while_model(width: int = 2) -> bytes:
     return b.build()
 
 
-def nested_model() -> bytes:
+def nested_model(grow: bool = False, switch: int = 2) -> bytes:
     """While (i < n) { if (i < 2) x = inner_while(x doubled until sum >= 50) else x = x + 1 }.
+    With `grow`, the outer body then stacks x on itself (x = concat(x, x) on axis 0; every
+    tensor still declared (2, 2)): the IF, its branches and the inner loop see x grow.
+    `switch` replaces the 2 of `i < 2`.
 
     Subgraphs: 0 main, 1 outer cond, 2 outer body, 3 then (inner While), 4 else,
     5 inner cond, 6 inner body."""
@@ -148,7 +159,7 @@ def nested_model() -> bytes:
     b.add_output(outs[2])
     # outer body: c = i < 2; x = IF(c, x); i += 1
     bi, bn, bx = [b.add_input(f"v{k}", s, d, subgraph=body) for k, (s, d) in enumerate(shapes)]
-    two, one = b.add_const("two", np.int32(2), subgraph=body), b.add_const("one", np.int32(1),
+    two, one = b.add_const("two", np.int32(switch), subgraph=body), b.add_const("one", np.int32(1),
                                                                            subgraph=body)
     c = b.add_tensor("c", (), "bool", subgraph=body)
     xi, i2 = b.add_tensor("xi", (2, 2), subgraph=body), b.add_tensor("i2", (), "int32",
@@ -157,6 +168,10 @@ def nested_model() -> bytes:
     b.add_op("IF", [c, bx], [xi], subgraph=body, then_subgraph_index=then,
              else_subgraph_index=other)
     b.add_op("ADD", [bi, one], [i2], subgraph=body)
+    if grow:
+        xg = b.add_tensor("xg", (4, 2), subgraph=body)
+        b.add_op("CONCATENATION", [xi, xi], [xg], subgraph=body, axis=0)
+        xi = xg
     for t in (i2, bn, xi):
         b.add_output(t, subgraph=body)
     # then: inner While

@@ -91,3 +91,19 @@ def check_relu_add(outs: list[np.ndarray], xs: list[np.ndarray]) -> None:
     """`outs` are relu_add_model's outputs for inputs `xs`."""
     for got, want in zip(outs, relu_add_reference(*[np.array(x) for x in xs]), strict=True):
         np.testing.assert_allclose(got, want, rtol=1e-6)
+
+
+def computed_reshape_model(shape: tuple[int, int] = (2, 6)) -> bytes:
+    """x -> RESHAPE(x, target) -> MUL(2) -> ADD(x') -> y, with the target shape an input, and
+    the reshaped tensors declared with one static shape (no -1): the model file claims a
+    static shape, shape inference finds them shaped at run time."""
+    b = ModelBuilder()
+    x = b.add_input("x", shape)
+    target = b.add_input("target", (2,), "int32")
+    declared = shape[::-1]
+    t, m, y = (b.add_tensor(name, declared) for name in ("t", "m", "y"))
+    b.add_op("RESHAPE", [x, target], [t])
+    b.add_op("MUL", [t, b.add_const("two", np.float32(2))], [m])
+    b.add_op("ADD", [m, m], [y])
+    b.add_output(y)
+    return b.build()

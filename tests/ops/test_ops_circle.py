@@ -1,5 +1,5 @@
 """Circle-only builtins (INSTANCE_NORM, RMS_NORM, ROPE, GRU) and BATCH_MATMUL's Circle option
-spelling. The TFLite interpreter cannot read Circle models: these compare onert_py with NumPy
+spelling; BCQ_FULLY_CONNECTED and BCQ_GATHER are refused, naming why. The TFLite interpreter cannot read Circle models: these compare onert_py with NumPy
 references written from the op definitions (Samsung ONE's cker / luci-interpreter kernels)."""
 from __future__ import annotations
 
@@ -99,6 +99,42 @@ def test_rope_gptj_is_refused():
                           ("cos", np.ones((1, 1, 1, 4), np.float32))], (1, 1, 1, 4), mode="GPT_J")
     with pytest.raises(onert_py.CompileError, match="GPT_J|mode"):
         onert_py.Session(model, backends="cpu")
+
+
+def bcq_model(op: str) -> bytes:
+    """A Circle BCQ op laid out as the schema says: BCQ_FULLY_CONNECTED (input, weights_scales,
+    weights_binary, bias, weights_clusters), BCQ_GATHER (input_scales, input_binary, indices,
+    input_clusters)."""
+    b = ModelBuilder("circle")
+    scales = b.add_const("scales", np.ones(4, np.float32))
+    binary = b.add_const("binary", np.zeros((4, 1), np.int32))
+    clusters = b.add_const("clusters", np.array([[1, 4]], np.int32))
+    if op == "BCQ_FULLY_CONNECTED":
+        x = b.add_input("x", (1, 32), "float32")
+        bias = b.add_const("bias", np.zeros(4, np.float32))
+        y = b.add_tensor("y", (1, 4), "float32")
+        b.add_op(op, [x, scales, binary, bias, clusters], [y], weights_hidden_size=32)
+    else:
+        i = b.add_input("i", (2,), "int32")
+        y = b.add_tensor("y", (2, 32), "float32")
+        b.add_op(op, [scales, binary, i, clusters], [y], input_hidden_size=32, axis=0)
+    b.add_output(y)
+    return b.build()
+
+
+@pytest.mark.parametrize("op", ["BCQ_FULLY_CONNECTED", "BCQ_GATHER"])
+def test_neg_compile_bcq_is_refused_naming_why(op, backend):
+    """ONE has not published the BCQ arithmetic: no backend runs these ops, and the error (and a
+    mapping to a backend) says so rather than only that there is no kernel."""
+    import onert_py
+    why = "ONE has not published the arithmetic of Circle's BCQ ops"
+    with pytest.raises(onert_py.UnsupportedOperationError, match=why) as e:
+        onert_py.Session(bcq_model(op), backends=[backend, "cpu"])
+    assert e.value.op_index == 0 and set(e.value.reasons) == {backend, "cpu"}
+    assert all(why in r for r in e.value.reasons.values())
+    with pytest.raises(onert_py.CompileError, match=f"mapped to {backend} .*{why}"):
+        onert_py.Session(bcq_model(op), backends=[backend, "cpu"],
+                         config={"op_backend": {op: backend}})
 
 
 def ref_gru(x, wx, bx, wh, bh, h0):
