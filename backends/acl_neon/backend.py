@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from ...core.backend import Backend, ContextData, HostBackendContext, IConfig
+from ...core.exec import native as runtime
 from ...core.ir import Graph, Operation
 from . import native
 from .ops import kernels
@@ -14,7 +15,12 @@ class AclNeonConfig(IConfig):
     own_thread_pool = True       # OpenMP
 
     def initialize(self) -> bool:
+        """Available when its `_core` module and the core's native runtime (the slots and
+        segment runner its kernels bind to: core/exec/_native) are built."""
         ok, why = native.available("core")
+        if ok and not runtime.available():
+            ok, why = False, (f"the native runtime onert_py.core.exec._native is not built; "
+                              f"{native.BUILD_HINT}")
         if not ok:
             self.unavailable_reason = why
         return ok
