@@ -315,17 +315,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         sections += [report.overhead_table(results["per_op_overhead"]), ""]
 
     if modes["e2e"]:
-        from benchlib.e2e import e2e_keys, e2e_table, write_models
+        from benchlib.e2e import E2E_MODELS, e2e_keys, e2e_table, write_models
 
         e2e_threads = sorted(set(threads)) if args.e2e else [min(threads)]
         results["e2e"] = {}
         with tempfile.TemporaryDirectory(prefix="onert_py_e2e_") as tmp:
             paths, missing = write_models(tmp, DEFAULT_MODELS_DIR)
             for t in sorted(e2e_threads, reverse=True):
-                rows: dict[str, Any] = {name: {"error": why} for name, why in missing.items()}
-                for name, path in paths.items():
+                rows: dict[str, Any] = {}
+                for name in E2E_MODELS:
+                    if name in missing:
+                        rows[name] = {"error": missing[name]}
+                        continue
                     log(f"[e2e {t}T] {name}")
-                    rows[name] = bench_model(path, e2e_keys(py_keys), t, args, probes)
+                    rows[name] = bench_model(paths[name], e2e_keys(py_keys), t, args, probes)
                 results["e2e"][str(t)] = rows
         for t in e2e_threads:
             sections += [e2e_table(t, results["e2e"][str(t)], py_keys), ""]
