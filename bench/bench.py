@@ -5,7 +5,8 @@ All runtimes run in one process, interleaved round-robin (one run of each per ro
 after warmup), on the same random inputs; the table reports median latencies, ratios and
 the max abs difference of onert_py's outputs from LiteRT's builtin kernels. A default run
 adds session creation times, peak memory (fresh child processes) and per-op overhead.
-See bench/README.md.
+On request: end-to-end and steady-state latency of issue 18's models (--e2e), cold start in
+fresh processes (--cold-start) and issue 18's target table (--targets). See bench/README.md.
 """
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ import glob
 import json
 import os
 import sys
+import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, Sequence
@@ -60,8 +62,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--wait-idle", type=float, default=0.0, metavar="S",
                    help="before each latency row, wait up to S seconds until other processes "
                    "use < 0.25 cores (default: 0 = don't wait)")
-    p.add_argument("--backends", nargs="+", default=["cpu"],
-                   help='onert_py backend strings, one column each (e.g. cpu "acl_neon;cpu")')
+    p.add_argument("--backends", nargs="+",
+                   help='onert_py backend strings, one column each (e.g. cpu "acl_neon;cpu"; '
+                   'default: cpu, with --targets acl_neon;cpu)')
     p.add_argument("--runtimes", nargs="+", choices=RUNTIME_CHOICES, default=list(RUNTIME_CHOICES),
                    help="runtimes to include (default: all)")
     p.add_argument("--markdown", metavar="OUT_MD", help="also write the report to this file")
@@ -74,6 +77,16 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--parallel", action="store_true",
                    help="Linear vs Dataflow vs Parallel executor on two branches on two backends "
                    "(only when asked for; see README)")
+    p.add_argument("--e2e", action="store_true",
+                   help="end to end (sess.run vs set_tensor + invoke + get_tensor) and steady "
+                   "state (vs invoke alone) on issue 18's models")
+    p.add_argument("--cold-start", action="store_true",
+                   help="import + create + first run in fresh processes, onert_py vs LiteRT")
+    p.add_argument("--cold-runs", type=int, default=10, metavar="N",
+                   help="--cold-start: fresh processes per runtime (default: 10)")
+    p.add_argument("--targets", action="store_true",
+                   help="issue 18's target table (runs --e2e at the smallest thread count, "
+                   "the 200-op chain on acl_neon and --cold-start)")
     p.add_argument("--trace", metavar="OUT_JSON",
                    help="--parallel: where to write the Parallel run's trace "
                    "(default: onert_py_parallel_trace.json in the temp folder)")
@@ -240,15 +253,17 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     from benchlib import report
 
-    py_keys = [onert_py_key(b) for b in args.backends] if "onert_py" in args.runtimes else []
+    backends = args.backends or (["acl_neon;cpu"] if args.targets else ["cpu"])
+    py_keys = [onert_py_key(b) for b in backends] if "onert_py" in args.runtimes else []
     keys = py_keys + [k for k in (XNNPACK, BUILTIN, ONERT) if k in args.runtimes]
     explicit = (args.latency or args.session_time or args.peak_memory or args.per_op_overhead
-                or args.parallel)
+                or args.parallel or args.e2e or args.cold_start or args.targets)
     modes = {"latency": args.latency or not explicit,
              "session": args.session_time or (not explicit and not args.quick),
              "memory": args.peak_memory or (not explicit and not args.quick),
              "overhead": args.per_op_overhead or (not explicit and not args.quick),
-             "parallel": args.parallel}
+             "parallel": args.parallel, "e2e": args.e2e or args.targets,
+             "cold": args.cold_start or args.targets, "targets": args.targets}
     models = find_models(args.models)
     info = report.machine_info()
     results: dict[str, Any] = {"machine": info, "threads": threads, "runtimes": keys,
@@ -298,6 +313,57 @@ def main(argv: Sequence[str] | None = None) -> int:
         log("[per-op overhead]")
         results["per_op_overhead"] = per_op_overhead(keys, min(threads), probe=probes.reason)
         sections += [report.overhead_table(results["per_op_overhead"]), ""]
+
+    if modes["e2e"]:
+        from benchlib.e2e import E2E_MODELS, e2e_keys, e2e_table, write_models
+
+        e2e_threads = sorted(set(threads)) if args.e2e else [min(threads)]
+        results["e2e"] = {}
+        with tempfile.TemporaryDirectory(prefix="onert_py_e2e_") as tmp:
+            paths, missing = write_models(tmp, DEFAULT_MODELS_DIR)
+            for t in sorted(e2e_threads, reverse=True):
+                rows: dict[str, Any] = {}
+                for name in E2E_MODELS:
+                    if name in missing:
+                        rows[name] = {"error": missing[name]}
+                        continue
+                    log(f"[e2e {t}T] {name}")
+                    rows[name] = bench_model(paths[name], e2e_keys(py_keys), t, args, probes)
+                results["e2e"][str(t)] = rows
+        for t in e2e_threads:
+            sections += [e2e_table(t, results["e2e"][str(t)], py_keys), ""]
+
+    if modes["targets"]:
+        from benchlib.overhead import per_op_overhead
+        from benchlib.targets import CHAIN_BACKENDS, CHAIN_OPS, CHAIN_WIDTH
+
+        log(f"[targets: 200-op chain on {CHAIN_BACKENDS}]")
+        results["chain_overhead"] = per_op_overhead(
+            [onert_py_key(CHAIN_BACKENDS), XNNPACK, BUILTIN], min(threads), rounds=args.rounds,
+            width=CHAIN_WIDTH, ops=CHAIN_OPS, max_s=args.max_seconds)
+        sections += [report.overhead_table(results["chain_overhead"]), ""]
+
+    if modes["cold"]:
+        from benchlib.coldstart import cold_start, cold_start_table
+        from benchlib.targets import COLD_MODEL
+
+        cold_model = os.path.join(DEFAULT_MODELS_DIR, f"{COLD_MODEL}.tflite")
+        log(f"[cold start: {COLD_MODEL}, {args.cold_runs} processes per runtime]")
+        if os.path.isfile(cold_model):
+            results["cold_start"] = cold_start(cold_model, args.cold_runs, progress=True)
+            sections += [cold_start_table(results["cold_start"]), ""]
+        else:
+            results["cold_start"] = {"errors": {"onert_py": f"{cold_model} not found"}}
+            sections += [f"Cold start skipped: {cold_model} not found.", ""]
+
+    if modes["targets"]:
+        from benchlib.targets import target_rows, targets_table
+
+        t = min(threads)
+        py_key = py_keys[0] if py_keys else onert_py_key(backends[0])
+        results["targets"] = target_rows(results.get("e2e", {}).get(str(t)), py_key,
+                                         results.get("chain_overhead"), results.get("cold_start"))
+        sections += [targets_table(results["targets"], py_key, t), ""]
 
     if modes["parallel"]:
         from benchlib.parallel import run_and_report

@@ -66,19 +66,26 @@ def session_times(models: Sequence[str], keys: Sequence[str], threads: int,
     return out
 
 
-def build_add_chain(n_ops: int, path: str) -> None:
-    """Write a model of ``n_ops`` chained ``ADD(x, ones)`` ops on (1, 4) float32 tensors,
+#: the constant operand and the NumPy reference of each op a chain may hold
+CHAIN_OPS = {"ADD": (1.0, np.add), "MUL": (0.5, np.multiply)}
+
+
+def build_chain(n_ops: int, path: str, width: int = 4, ops: Sequence[str] = ("ADD",)) -> None:
+    """Write a model of ``n_ops`` chained binary ops on (1, ``width``) float32 tensors, cycling
+    through ``ops`` (each with its constant, ``CHAIN_OPS``: ``ADD(x, 1)``, ``MUL(x, 0.5)``),
     built with ``onert_py.model_builder.ModelBuilder``."""
     try:
         from onert_py.model_builder import ModelBuilder
     except Exception as e:  # noqa: BLE001
         raise Unavailable(f"onert_py.model_builder.ModelBuilder unavailable: {short_reason(e, 60)}") from e
     b = ModelBuilder(fmt="tflite")
-    prev = b.add_input("x", (1, 4), "float32")
-    c = b.add_const("c", np.ones((1, 4), np.float32))
+    prev = b.add_input("x", (1, width), "float32")
+    consts = {op: b.add_const(op.lower(), np.full((1, width), CHAIN_OPS[op][0], np.float32))
+              for op in dict.fromkeys(ops)}
     for i in range(n_ops):
-        t = b.add_tensor(f"t{i}", (1, 4), "float32")
-        b.add_op("ADD", [prev, c], [t], fused_activation_function="NONE")
+        op = ops[i % len(ops)]
+        t = b.add_tensor(f"t{i}", (1, width), "float32")
+        b.add_op(op, [prev, consts[op]], [t], fused_activation_function="NONE")
         prev = t
     b.add_output(prev)
     data = b.build()
@@ -86,20 +93,31 @@ def build_add_chain(n_ops: int, path: str) -> None:
         f.write(bytes(data))
 
 
+def chain_reference(x: np.ndarray, n_ops: int, ops: Sequence[str] = ("ADD",)) -> np.ndarray:
+    """What the chain of :func:`build_chain` computes, in float32."""
+    y = x.astype(np.float32)
+    for i in range(n_ops):
+        const, fn = CHAIN_OPS[ops[i % len(ops)]]
+        y = fn(y, np.float32(const))
+    return y
+
+
 def per_op_overhead(keys: Sequence[str], threads: int, n_ops: int = 200, warmup: int = 5,
-                    rounds: int | None = None, probe: ProbeFn | None = None) -> dict[str, Any]:
-    """Median latency of an ``n_ops``-op ADD chain and of a 1-op model in each runtime.
+                    rounds: int | None = None, probe: ProbeFn | None = None, width: int = 4,
+                    ops: Sequence[str] = ("ADD",), max_s: float = 20.0) -> dict[str, Any]:
+    """Median latency of an ``n_ops``-op chain (:func:`build_chain` of ``ops`` on (1, ``width``)
+    tensors) and of a 1-op model (its first op) in each runtime.
 
     Reports ``us_per_op`` = median(n_ops model) / n_ops and ``marginal_us_per_op`` =
     (median(n_ops model) - median(1-op model)) / (n_ops - 1), which removes the fixed
     per-inference cost (input/output copies, Python call overhead)."""
-    result: dict[str, Any] = {"n_ops": n_ops, "threads": threads,
-                              "runtimes": {k: {} for k in keys}}
+    result: dict[str, Any] = {"n_ops": n_ops, "threads": threads, "width": width,
+                              "ops": list(ops), "runtimes": {k: {} for k in keys}}
     with tempfile.TemporaryDirectory(prefix="onert_py_bench_") as tmp:
-        paths = {n: os.path.join(tmp, f"add_chain_{n}.tflite") for n in (n_ops, 1)}
+        paths = {n: os.path.join(tmp, f"chain_{n}.tflite") for n in (n_ops, 1)}
         try:
             for n, p in paths.items():
-                build_add_chain(n, p)
+                build_chain(n, p, width, ops)
         except Exception as e:  # noqa: BLE001
             result["error"] = short_reason(e)
             return result
@@ -116,18 +134,18 @@ def per_op_overhead(keys: Sequence[str], threads: int, n_ops: int = 200, warmup:
                     runners[key] = create_runner(key, p, threads)
                 except Exception as e:  # noqa: BLE001
                     errors[key] = short_reason(e)
-            x = [np.arange(4, dtype=np.float32).reshape(1, 4)]
+            x = [np.arange(width, dtype=np.float32).reshape(1, width)]
             policy = RoundPolicy(rounds=rounds, min_samples=100, min_cell_s=1.0, target_s=2.0,
-                                 max_rounds=2000, max_s=20.0)
+                                 max_rounds=2000, max_s=max_s)
             cells = measure_interleaved(runners, x, warmup, policy)
             medians[n] = {k: (c.median_ms if c.ok else None) for k, c in cells.items()}
             for k, c in cells.items():
                 if c.error:
                     errors[k] = c.error
                 elif n == n_ops and c.outputs is not None:
-                    want = x[0] + n_ops
+                    want = chain_reference(x[0], n_ops, ops)
                     if not np.allclose(c.outputs[0], want):
-                        errors[k] = f"wrong result {c.outputs[0].ravel()[:4]} (want {want.ravel()})"
+                        errors[k] = f"wrong result {c.outputs[0].ravel()[:4]} (want {want.ravel()[:4]})"
             for k, why in errors.items():
                 result["runtimes"].setdefault(k, {})["error"] = why
             for k in runners:

@@ -192,7 +192,9 @@ def memory_table(data: dict[str, dict[str, Any]], keys: Sequence[str], threads: 
 def overhead_table(data: dict[str, Any]) -> str:
     """Markdown table of the per-op overhead measurement."""
     n = data.get("n_ops", 200)
-    title = f"### Per-op overhead: chain of {n} ADD ops on (1,4) float32, {data.get('threads', 1)} thread(s)"
+    ops = "/".join(data.get("ops", ["ADD"]))
+    title = (f"### Per-op overhead: chain of {n} {ops} ops on (1,{data.get('width', 4)}) float32, "
+             f"{data.get('threads', 1)} thread(s)")
     if data.get("error"):
         return f"{title}\n\nn/a ({data['error']})"
     keys = list(data["runtimes"])

@@ -5,6 +5,8 @@ Runtime keys (also used on the command line of the memory child):
 * ``onert_py[<backends>]`` - this project's ``onert_py.Session`` (e.g. ``onert_py[cpu]``)
 * ``xnnpack``  - LiteRT ``Interpreter`` with its default resolver (XNNPACK delegate applied)
 * ``builtin``  - LiteRT builtin kernels (``BUILTIN_WITHOUT_DEFAULT_DELEGATES``)
+* ``xnnpack:invoke``, ``builtin:invoke`` - the same interpreters timed steady-state: after the
+  first call (set_tensor per input, invoke, get_tensor per output) only ``invoke()``
 * ``onert``    - the Samsung ``onert`` pip package, ``onert.infer.session(path, "cpu")``
 
 Libraries are imported lazily so that a process only loads what it measures.
@@ -23,6 +25,9 @@ from .common import (InputSpec, Unavailable, captured_stderr, interesting_stderr
 XNNPACK = "xnnpack"
 BUILTIN = "builtin"
 ONERT = "onert"
+INVOKE = ":invoke"
+XNNPACK_INVOKE = XNNPACK + INVOKE
+BUILTIN_INVOKE = BUILTIN + INVOKE
 
 _ONERT_PY_RE = re.compile(r"^onert_py\[(?P<backends>.+)\]$")
 
@@ -43,7 +48,8 @@ def label(key: str, single_onert_py: bool = True) -> str:
     backends = parse_onert_py_key(key)
     if backends is not None:
         return "onert_py" if single_onert_py and backends == "cpu" else key
-    return {XNNPACK: "XNNPACK", BUILTIN: "LiteRT builtin", ONERT: "onert"}.get(key, key)
+    return {XNNPACK: "XNNPACK", BUILTIN: "LiteRT builtin", ONERT: "onert",
+            XNNPACK_INVOKE: "XNNPACK invoke", BUILTIN_INVOKE: "builtin invoke"}.get(key, key)
 
 
 class Runner:
@@ -98,7 +104,8 @@ class OnertPyRunner(Runner):
         return specs
 
     def run(self, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
-        return list(self.sess.run(list(inputs)))
+        # exactly what a user writes: sess.run(xs) with xs a list of arrays
+        return self.sess.run(inputs if type(inputs) is list else list(inputs))
 
     def close(self) -> None:
         close = getattr(self.sess, "close", None)
@@ -109,14 +116,18 @@ class OnertPyRunner(Runner):
 
 # --------------------------------------------------------------------------- LiteRT
 class LiteRTRunner(Runner):
-    """LiteRT ``Interpreter`` with XNNPACK (default resolver) or builtin kernels only."""
+    """LiteRT ``Interpreter`` with XNNPACK (default resolver) or builtin kernels only. A run is
+    set_tensor per input + invoke + get_tensor per output; with ``invoke_only``, every run
+    after the first (which sets the inputs and returns the outputs) is ``invoke()`` alone."""
 
-    def __init__(self, model: str, threads: int, xnnpack: bool) -> None:
+    def __init__(self, model: str, threads: int, xnnpack: bool, invoke_only: bool = False) -> None:
         try:
             from ai_edge_litert.interpreter import Interpreter, OpResolverType
         except Exception as e:  # noqa: BLE001
             raise Unavailable(f"import ai_edge_litert failed: {short_reason(e, 60)}") from e
-        self.key = XNNPACK if xnnpack else BUILTIN
+        self.key = (XNNPACK if xnnpack else BUILTIN) + (INVOKE if invoke_only else "")
+        self._first: list[np.ndarray] | None = None
+        self._invoke_only = invoke_only
         kwargs: dict = {"model_path": model, "num_threads": threads}
         if not xnnpack:
             kwargs["experimental_op_resolver_type"] = OpResolverType.BUILTIN_WITHOUT_DEFAULT_DELEGATES
@@ -140,10 +151,16 @@ class LiteRTRunner(Runner):
 
     def run(self, inputs: Sequence[np.ndarray]) -> list[np.ndarray]:
         interp = self.interp
+        if self._first is not None:
+            interp.invoke()
+            return self._first
         for idx, arr in zip(self._in, inputs):
             interp.set_tensor(idx, arr)
         interp.invoke()
-        return [interp.get_tensor(idx) for idx in self._out]
+        outs = [interp.get_tensor(idx) for idx in self._out]
+        if self._invoke_only:
+            self._first = outs
+        return outs
 
     def close(self) -> None:
         self.interp = None
@@ -192,7 +209,7 @@ def preload(key: str) -> None:
             import onert_py  # noqa: F401
         except Exception:  # noqa: BLE001 - reported later by create_runner
             pass
-    elif key in (XNNPACK, BUILTIN):
+    elif key in (XNNPACK, BUILTIN, XNNPACK_INVOKE, BUILTIN_INVOKE):
         from ai_edge_litert.interpreter import Interpreter  # noqa: F401
     elif key == ONERT:
         with captured_stderr():
@@ -206,10 +223,9 @@ def create_runner(key: str, model: str, threads: int) -> Runner:
     backends = parse_onert_py_key(key)
     if backends is not None:
         return OnertPyRunner(model, threads, backends)
-    if key == XNNPACK:
-        return LiteRTRunner(model, threads, xnnpack=True)
-    if key == BUILTIN:
-        return LiteRTRunner(model, threads, xnnpack=False)
+    if key in (XNNPACK, BUILTIN, XNNPACK_INVOKE, BUILTIN_INVOKE):
+        return LiteRTRunner(model, threads, xnnpack=key.startswith(XNNPACK),
+                            invoke_only=key.endswith(INVOKE))
     if key == ONERT:
         return OnertRunner(model, threads)
     raise ValueError(f"unknown runtime {key!r}")
