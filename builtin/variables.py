@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.backend import Kernel, host_array
+from ..core.backend import HostTensor, Kernel, host_array
 from ..core.exec import native
 from ..errors import ExecutionError
 
@@ -115,8 +115,8 @@ class VarHandleLayer(Kernel):
 
     def bind(self):
         out = self.outputs[0]
-        if not native.available() or out.is_dynamic or out.dtype != np.int32 or \
-                tuple(out.shape) not in ((), (1,)):
+        if not native.available() or not isinstance(out, HostTensor) or out.is_dynamic or \
+                out.dtype != np.int32 or tuple(out.shape) not in ((), (1,)):
             return None
         return native._native.const_step(native.slot_of(out),
                                          np.array([self.id], np.int32).tobytes())
@@ -136,8 +136,9 @@ class VariableOp(Kernel):
 
     def bound_storage(self, t):
         """(variable id, storage slot, flag slot) for a native step on tensor t, or None."""
-        if not native.available() or t is None or t.is_dynamic or t.dtype is None:
-            return None
+        if not native.available() or not isinstance(t, HostTensor) or t.is_dynamic \
+                or t.dtype is None:
+            return None           # a device tensor (acl_cl) or a shape known at run time
         rid = static_id(self)
         if rid is None:
             return None
