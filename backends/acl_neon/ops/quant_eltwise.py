@@ -5,7 +5,8 @@ elementwise_activation.QTanhBase, QLogisticBase), the very code of the cpu kerne
 results are theirs: ADD/SUB of same-shape tensors are computed directly (csrc/quant/qadd.h);
 broadcast ADD/SUB and MUL gather from the 65536-pair tables (core/quant/qpairtable.py: the exact
 arithmetic evaluated on every pair of input values, per loop kind of TFLite's kernel); TANH and
-LOGISTIC gather from the 256-entry tables. Float forms: eltwise.py.
+LOGISTIC gather from the 256-entry tables, as does QUANTIZE between 8-bit types
+(core/ops/quantize.py). Float forms: eltwise.py.
 """
 from __future__ import annotations
 
@@ -15,6 +16,8 @@ from ....core.ops.binary_arithmetic import QAddSubBase, QMulBase
 from ....core.ops.elementwise_activation import QLogisticBase, QTanhBase
 from ....core.ops.forms import quantized
 from ....core.ops.quant_base import I8, U8
+from ....core.ops.quantize import LANES, QuantizeBase
+from ....core.quant.qmath import vector_part
 from .base import QuantNeon, register, size
 
 
@@ -106,3 +109,31 @@ class QTanhLayer(_NeonLut, QTanhBase):
 @register("ElementwiseActivation.LOGISTIC", when=quantized)
 class QLogisticLayer(_NeonLut, QLogisticBase):
     pass
+
+
+@register("ElementwiseUnary.QUANTIZE", dtypes=(I8, U8))
+class QQuantizeLayer(_NeonLut, QuantizeBase):
+    """Requantization between 8-bit types (core/ops/quantize.py): a 256-entry table of the
+    exact arithmetic. TFLite rounds the first multiple of 16 elements with its vector rounding
+    and the rest with the scalar one; one table serves when the two agree on every value or
+    when only one of them applies to this size, else the op stays on cpu."""
+
+    @classmethod
+    def supports(cls, op, graph):
+        ok, why = super().supports(op, graph)
+        if ok and graph.operands[op.outputs[0]].dtype not in (I8, U8):
+            return False, "acl_neon requantizes to int8/uint8 only"
+        return ok, why
+
+    def validate(self) -> None:
+        super().validate()
+        n = size(self.inputs[0].shape)
+        k = vector_part(n, LANES)
+        vec, sca = self.requant_table(True), self.requant_table(False)
+        if k == 0 or np.array_equal(vec, sca):
+            self.table = sca
+        elif k == n:
+            self.table = vec
+        else:
+            raise self.fail("acl_neon: this size mixes TFLite's two roundings, which differ "
+                            "here (cpu runs it)")
