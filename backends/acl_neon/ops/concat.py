@@ -43,7 +43,7 @@ class ConcatLayer(NeonMove, ConcatBase):
     def build(self) -> None:
         srcs = [t.buffer for t in self.inputs]
         steps = [(k, 0, src, dst) for k, src, dst in concat_views(srcs, self.out, self.axis)]
-        self.plan(list(self.inputs), [self.outputs[0]], steps)
+        self.copy_plan(list(self.inputs), [self.outputs[0]], steps)
 
 
 @register("Pack")
@@ -56,4 +56,4 @@ class PackLayer(NeonMove, PackBase):
         axis = self.axis % out.ndim
         lead = (slice(None),) * axis
         steps = [(k, 0, t.buffer, out[lead + (k,)]) for k, t in enumerate(self.inputs)]
-        self.plan(list(self.inputs), [self.outputs[0]], steps)
+        self.copy_plan(list(self.inputs), [self.outputs[0]], steps)

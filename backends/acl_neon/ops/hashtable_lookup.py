@@ -1,5 +1,5 @@
-"""HASHTABLE_LOOKUP on acl_neon (module _lookup): one native call per run, binary search and
-row copies with the GIL released, lookups split over threads. core/ops/hashtable_lookup.py
+"""HASHTABLE_LOOKUP on acl_neon (module _lookup): a native plan bound to the tensors' slots,
+binary search and row copies, lookups split over threads. core/ops/hashtable_lookup.py
 validates; any value dtype (quantized ones included: rows move unchanged). Empty key tables
 stay on cpu."""
 from __future__ import annotations
@@ -24,7 +24,12 @@ class HashtableLookupLayer(NeonMixin, HashtableLookupBase):
             return False, "acl_neon HashtableLookup needs a non-empty key table"
         return True, ""
 
-    def run(self) -> None:
+    def prepare(self) -> None:
+        super().prepare()
         look, keys, values = (t.buffer for t in self.inputs)
-        self.lib.hashtable_lookup(look, keys, values, self.outputs[0].buffer,
-                                  self.outputs[1].buffer, self.threads)
+        row_bytes = values.nbytes // values.shape[0] if values.shape[0] else 0
+        self.plan = self.lib.LookupPlan(look.shape[0], keys.shape[0], row_bytes)
+
+    def plan_operands(self) -> list:
+        """lookups, keys, values, then the outputs: values found, hits."""
+        return [*self.inputs, *self.outputs]

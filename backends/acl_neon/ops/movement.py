@@ -2,9 +2,9 @@
 split.py, space_depth.py, space_batch.py).
 
 Each kernel describes its output in prepare() as NumPy views of its input and output buffers
-(the views core/ops/ builds, the ones the cpu kernel copies with np.copyto); `NeonMove.plan`
+(the views core/ops/ builds, the ones the cpu kernel copies with np.copyto); `NeonMove.copy_plan`
 turns them into one native CopyPlan (byte offsets and strides, checked against the buffer sizes
-once), and run() is one native call on the tensors' current buffers. Values move unchanged, so
+once), bound to the tensors' slots as the kernel's native step. Values move unchanged, so
 quantized operands are accepted where the values are copied; forms computed otherwise
 (requantizing concatenation) and computed parameters are refused (cpu runs them).
 """
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ....core.exec.native import slot_of
 from ....core.ops.base import quantized_form_supports
 from ....core.ops.forms import quantized
 from .base import NeonMixin
@@ -111,8 +112,9 @@ class NeonMove(NeonMixin):
 
     def prepare(self) -> None:
         """build(); shapes that do not fit (the cpu kernel finds them in run(), e.g. while
-        one input of several is being resized) fail the run, as on cpu."""
-        self.copy, self.error = None, ""
+        one input of several is being resized) leave no plan: the bound step fails the run
+        with the reason, as on cpu."""
+        self.plan, self.error = None, ""
         try:
             self.build()
         except ValueError as e:
@@ -121,7 +123,7 @@ class NeonMove(NeonMixin):
     def build(self) -> None:
         raise NotImplementedError
 
-    def plan(self, srcs: list, dsts: list, steps: list[tuple]) -> None:
+    def copy_plan(self, srcs: list, dsts: list, steps: list[tuple]) -> None:
         """Build the CopyPlan: `srcs`/`dsts` are tensors, `steps` lists (src position or None
         for a fill, dst position, source view or fill bytes, dst view) over the tensors'
         current buffers. ValueError when a view does not fit."""
@@ -134,10 +136,12 @@ class NeonMove(NeonMixin):
                 rows += fill_steps(di, src, db[di], dst)
             else:
                 rows += copy_steps(si, di, sb[si], src, db[di], dst)
-        self.copy = self.lib.CopyPlan([a.nbytes for a in sb], [a.nbytes for a in db], rows)
+        self.plan = self.lib.CopyPlan([a.nbytes for a in sb], [a.nbytes for a in db], rows)
 
-    def run(self) -> None:
-        if self.copy is None:
-            raise ValueError(self.error)
-        self.copy.run([t.buffer for t in self.src_tensors],
-                      [t.buffer for t in self.dst_tensors], self.threads)
+    def bind(self):
+        """The plan over the source and destination tensors' slots (or a step failing with
+        prepare()'s reason)."""
+        if self.plan is None:
+            return self.lib.error_step(self.error)
+        return self.plan.bind([slot_of(t) for t in self.src_tensors],
+                              [slot_of(t) for t in self.dst_tensors], self.threads)

@@ -1,5 +1,5 @@
-"""ONE_HOT on acl_neon: the native one-hot kernel (module _movement); checks:
-core/ops/one_hot.py."""
+"""ONE_HOT on acl_neon: the native one-hot plan (module _movement), bound to the tensors'
+slots; checks: core/ops/one_hot.py."""
 from __future__ import annotations
 
 from ....core.ops.one_hot import OneHotBase
@@ -14,16 +14,16 @@ class OneHotLayer(NeonMixin, OneHotBase):
     def prepare(self) -> None:
         idx, out = self.buf(0), self.out
         axis = int(self.op.params.get("axis", -1)) % out.ndim
-        self.outer = size(idx.shape[:axis])
-        self.inner = size(idx.shape[axis:])
-        self.depth = out.shape[axis]
-        self.error = None       # shapes that do not fit fail the run, as on cpu
-        if out.size != self.outer * self.depth * self.inner:
+        outer, inner, depth = size(idx.shape[:axis]), size(idx.shape[axis:]), out.shape[axis]
+        self.plan, self.error = None, ""    # shapes that do not fit fail the run, as on cpu
+        if out.size != outer * depth * inner:
             self.error = f"output {out.shape} does not fit indices {idx.shape}"
+            return
+        self.plan = self.lib.OneHotPlan(outer, depth, inner, out.itemsize, idx.itemsize)
 
-    def run(self) -> None:
-        if self.error:
-            raise ValueError(self.error)
-        self.lib.one_hot(self.inputs[0].buffer, self.inputs[2].buffer, self.inputs[3].buffer,
-                         self.outputs[0].buffer, self.outer, self.depth, self.inner,
-                         self.threads)
+    def plan_operands(self) -> list:
+        """indices, on_value, off_value (input 1 is the depth, read at prepare), output."""
+        return [self.inputs[0], self.inputs[2], self.inputs[3], self.outputs[0]]
+
+    def bind(self):
+        return super().bind() if self.plan is not None else self.lib.error_step(self.error)

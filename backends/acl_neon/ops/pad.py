@@ -51,4 +51,4 @@ class PadLayer(NeonMove, PadBase):
                 else:
                     steps.append((None, 0, item_bytes(value, out.dtype), region))
             inner += (slice(a, a + x.shape[d]),)
-        self.plan(srcs, [y], steps)
+        self.copy_plan(srcs, [y], steps)

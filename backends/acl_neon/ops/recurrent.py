@@ -4,8 +4,10 @@ The op's checks and weights are core/ops/lstm.py's and rnn.py's (the cpu kernels
 prepare() builds two native plans from the constant weights: the input projection of every
 time step at once, xw = x Wx^T + bias, on the gemm group's packed FcPlan, and the time loop on
 the recurrent group's LstmPlan / RnnPlan (csrc/recurrent: recurrent GEMV, gates, cell update,
-clip and projection fused, batch rows split over threads). run() is those two calls. The state
-inputs are variable tensors written back at the end of a run (core/ops/recurrent.py).
+clip and projection fused, batch rows split over threads). bind() binds both to the tensors'
+slots (the projection's output `xw` is a scratch array the kernel keeps, with its own slot)
+and chains them into the kernel's one native step. The state inputs are bound as slots too:
+variable tensors written back at the end of a run, others only read (core/ops/recurrent.py).
 Forms computed: LSTM with or without CIFG, peephole, projection (+ bias), cell / projection
 clip, fused NONE/RELU/RELU6/RELU_N1_TO_1/TANH; layer-norm, diagonal-recurrent and
 non-constant-weight forms are refused and stay on cpu.
@@ -16,6 +18,7 @@ import math
 
 import numpy as np
 
+from ....core.exec.native import _native, run_step, slot_of
 from ....core.ir import Graph, Operation
 from ....core.ops.lstm import LstmBase, UnidirectionalSequenceLstmBase
 from ....core.ops.recurrent import ACTIVATIONS
@@ -65,6 +68,30 @@ class NeonRecurrent(NeonMixin):
         self.fc = native.module("gemm").FcPlan(_c(wx_rows), _c(bias), rows, -math.inf,
                                                math.inf)
         self.xw = np.empty((rows, width), F32)
+        self.xw_slot = _native.slot(self.xw)
+
+    def state_operands(self) -> list:
+        """The state inputs the time loop reads (and writes back when variables)."""
+        return [self.inputs[i] for i in self.state_slots]
+
+    def bind(self):
+        """The projection's step, then the loop's over (xw, states, output), as one step."""
+        loop = self.plan.bind(self.xw_slot, *(slot_of(t) for t in self.state_operands()),
+                              slot_of(self.outputs[0]), self.threads)
+        if not hasattr(self.fc, "bind"):    # transitional: gemm's FcPlan takes arrays (run())
+            self.loop_step = loop
+            return None
+        return self.lib.chain([self.fc.bind(slot_of(self.inputs[0]), self.xw_slot,
+                                            self.threads), loop])
+
+    def run(self) -> None:
+        """Transitional, until the gemm group's FcPlan binds (then bind() always gives the
+        step and this override goes): the projection on arrays, then the loop's step."""
+        if self.native_step is not None:
+            super().run()
+        else:
+            self.fc.run(self.buf(0), self.xw, self.threads)
+            run_step(self.loop_step)
 
 
 class NeonLstm(NeonRecurrent):
@@ -89,13 +116,8 @@ class NeonLstm(NeonRecurrent):
         self.plan = self.lib.LstmPlan(
             [steps, batch, w.n_cell, w.n_output], w.cifg, tm, _c(w.wh), _c(peep[0]),
             _c(peep[1]), _c(peep[2]), _c(w.proj), _c(w.proj_bias), cell_clip, proj_clip,
-            ACTIVATIONS.index(self.act))          # the index is csrc's RecAct code
-        self.write = (bool(self.variable.get(18)), bool(self.variable.get(19)))
-
-    def run(self) -> None:
-        self.fc.run(self.buf(0), self.xw, self.threads)
-        self.plan.run(self.xw, self.state(18), self.state(19), self.out, *self.write,
-                      self.threads)
+            ACTIVATIONS.index(self.act),          # the index is csrc's RecAct code
+            bool(self.variable.get(18)), bool(self.variable.get(19)))
 
 
 @register("LSTM")
@@ -115,12 +137,7 @@ class NeonRnn(NeonRecurrent):
         units = int(wx.shape[0])
         self.projection(wx, bias, steps * batch, units)
         self.plan = self.lib.RnnPlan([steps, batch, units], tm, _c(wh.T),
-                                     ACTIVATIONS.index(self.act))
-        self.write = bool(self.variable.get(4))
-
-    def run(self) -> None:
-        self.fc.run(self.buf(0), self.xw, self.threads)
-        self.plan.run(self.xw, self.state(4), self.out, self.write, self.threads)
+                                     ACTIVATIONS.index(self.act), bool(self.variable.get(4)))
 
 
 @register("RNN")

@@ -1,5 +1,5 @@
 """RESHAPE, SQUEEZE, EXPAND_DIMS on acl_neon: the bytes move unchanged (a native threaded
-copy); checks: core/ops/reshape.py."""
+copy, module _core, bound to the tensors' slots); checks: core/ops/reshape.py."""
 from __future__ import annotations
 
 from ....core.ops.reshape import ReshapeBase
@@ -10,5 +10,6 @@ from .base import NeonMixin, register
 class ReshapeLayer(NeonMixin, ReshapeBase):
     float_only = False
 
-    def run(self) -> None:
-        self.lib.copy(self.inputs[0].buffer, self.outputs[0].buffer, self.threads)
+    def prepare(self) -> None:
+        super().prepare()           # the input's elements fill the output's shape
+        self.plan = self.lib.BytesPlan(self.out.nbytes)

@@ -13,7 +13,7 @@ class SliceLayer(NeonMove, SliceBase):
 
     def build(self) -> None:
         src = self.view()
-        self.plan([self.inputs[0]], [self.outputs[0]], [(0, 0, src, self.out)])
+        self.copy_plan([self.inputs[0]], [self.outputs[0]], [(0, 0, src, self.out)])
 
 
 @register("StridedSlice")
@@ -25,4 +25,4 @@ class StridedSliceLayer(NeonMove, StridedSliceBase):
         super().prepare()
 
     def build(self) -> None:
-        self.plan([self.inputs[0]], [self.outputs[0]], [(0, 0, self.src, self.out)])
+        self.copy_plan([self.inputs[0]], [self.outputs[0]], [(0, 0, self.src, self.out)])

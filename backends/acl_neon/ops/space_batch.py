@@ -73,7 +73,7 @@ class SpaceToBatchNDLayer(NeonBlock, SpaceToBatchNDBase):
             steps.append((None, 0, item_bytes(self.pad_value(), out.dtype), out))
         for combo, window, strided in block_windows(block, pads, outs, x.shape[1:1 + m]):
             steps.append((0, 0, x[strided], view[combo][window]))
-        self.plan([self.inputs[0]], [self.outputs[0]], steps)
+        self.copy_plan([self.inputs[0]], [self.outputs[0]], steps)
 
 
 @register("BatchToSpaceND")
@@ -97,4 +97,4 @@ class BatchToSpaceNDLayer(NeonBlock, BatchToSpaceNDBase):
         steps = []
         for combo, window, strided in block_windows(block, crops, spatial, full):
             steps.append((0, 0, view[combo][window], out[strided]))
-        self.plan([self.inputs[0]], [self.outputs[0]], steps)
+        self.copy_plan([self.inputs[0]], [self.outputs[0]], steps)

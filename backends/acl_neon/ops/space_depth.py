@@ -13,7 +13,7 @@ class NeonBlockMove(NeonMove):
 
     def build(self) -> None:
         self.core_prepare()
-        self.plan([self.inputs[0]], [self.outputs[0]], [(0, 0, self.src, self.dst)])
+        self.copy_plan([self.inputs[0]], [self.outputs[0]], [(0, 0, self.src, self.dst)])
 
 
 @register("DepthToSpace")

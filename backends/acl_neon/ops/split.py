@@ -15,7 +15,7 @@ class NeonSplitBase(NeonMove):
         x = self.inputs[self.data]
         steps = [(0, k, part, o.buffer) for k, (o, part) in enumerate(zip(self.outputs,
                                                                          self.parts))]
-        self.plan([x], list(self.outputs), steps)
+        self.copy_plan([x], list(self.outputs), steps)
 
 
 @register("Split")
@@ -33,4 +33,4 @@ class UnpackLayer(NeonMove, UnpackBase):
     def build(self) -> None:
         self.core_prepare()          # self.pairs: (output buffer, input view)
         steps = [(0, k, src, dst) for k, (dst, src) in enumerate(self.pairs)]
-        self.plan([self.inputs[0]], list(self.outputs), steps)
+        self.copy_plan([self.inputs[0]], list(self.outputs), steps)

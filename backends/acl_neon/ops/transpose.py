@@ -13,4 +13,4 @@ class TransposeLayer(NeonMove, TransposeBase):
 
     def build(self) -> None:
         x, out = self.buf(0), self.out
-        self.plan([self.inputs[0]], [self.outputs[0]], [(0, 0, x.transpose(self.perm), out)])
+        self.copy_plan([self.inputs[0]], [self.outputs[0]], [(0, 0, x.transpose(self.perm), out)])

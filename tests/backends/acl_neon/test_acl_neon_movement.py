@@ -1,7 +1,8 @@
 """acl_neon's data-movement kernels (group `movement`) against the TFLite interpreter, at every
 instruction-set level the CPU has and with 1 and 2 threads: odd shapes, every element size,
 quantized operands, and the checks: each op must run on acl_neon (not fall back), forms it
-does not compute must fall back to cpu, out-of-range gather indices must fail the run."""
+does not compute must fall back to cpu, out-of-range gather indices must fail the run. Each
+kernel runs as its native step, bound to the tensors' slots when prepared."""
 from __future__ import annotations
 
 import numpy as np
@@ -10,7 +11,7 @@ import pytest
 import onert_py
 from onert_py.errors import ExecutionError
 from onert_py.model_builder import single_op_model
-from op_harness import assert_outputs, backend_or_skip, rand
+from op_harness import assert_outputs, backend_or_skip, kernels, rand
 from oracle import tflite_run
 from builders.quant import qspec
 
@@ -34,6 +35,9 @@ def placement(s: onert_py.Session) -> dict[str, str]:
 def check(model: bytes, inputs: list, threads: int, on: str = "acl_neon") -> None:
     s = session(model, threads)
     assert set(placement(s).values()) == {on}, placement(s)
+    if on == "acl_neon":      # bound once: the group's kernels run their native steps
+        neon = [k for k in kernels(s) if getattr(k, "native_group", "") == "movement"]
+        assert all(k.native_step is not None for k in neon), neon
     expected = tflite_run(model, inputs)
     s.run([np.roll(x, 1) for x in inputs])        # stale state would show
     assert_outputs([np.array(o) for o in s.run(inputs)], expected, 0, 0, f"threads={threads}")

@@ -1,6 +1,7 @@
 // Module _recurrent: the recurrent time loops (LSTM, RNN: plans holding the transposed
-// recurrent weights, built once in prepare). The input projection of the recurrent
-// ops runs before, on the gemm group's FcPlan; run() reads this run's buffers, releases the GIL.
+// recurrent weights, built once in prepare), bound to slots: plan.bind(xw, state..., out,
+// threads) is the native step of the loop (native_step.h). The input projection of the
+// recurrent ops runs before it, on the gemm group's FcPlan: `chain` makes one step of the two.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -10,10 +11,12 @@
 #include <vector>
 
 #include "bind_util.h"
+#include "native_bind.h"
 #include "recurrent.h"
 
 namespace py = pybind11;
 using namespace onert_neon;
+using namespace onert_rt;
 
 namespace {
 
@@ -35,18 +38,26 @@ void check_act(int act) {
   if (act < kActNone || act > kActSigmoid) throw py::value_error("unknown activation code");
 }
 
-// A state buffer: written back only when `write` (a variable); else read-only access.
-float* state_buffer(py::array& a, const char* what, int64_t count, bool write) {
-  return write ? out_buffer<float>(a, what, count)
-               : const_cast<float*>(in_buffer<float>(a, what, count));
+// A state slot of `count` floats: read into the plan's copy before the loop, written back
+// after it only when the state is a variable (`write`); else it may be read-only.
+struct State {
+  const float* from;
+  float* to;
+};
+State state_of(const Slot* s, int64_t count, bool write, const char* what) {
+  return {in<float>(s, count, what), write ? out<float>(s, count, what) : nullptr};
 }
 
 struct LstmPlan {
   LstmSeq s{};
-  std::vector<float> wh, pi, pf, po, proj, pbias, h, c;
+  bool write_h, write_c;
+  std::vector<float> wh, pi, pf, po, proj, pbias;
+  mutable std::vector<float> h, c;       // the states during a run
   LstmPlan(std::vector<int64_t> dims, bool cifg, bool time_major, py::array wh_t,
            py::object peep_i, py::object peep_f, py::object peep_o, py::object proj_t,
-           py::object proj_bias, float cell_clip, float proj_clip, int act) {
+           py::object proj_bias, float cell_clip, float proj_clip, int act, bool write_h_,
+           bool write_c_)
+      : write_h(write_h_), write_c(write_c_) {
     if (dims.size() != 4) throw py::value_error("dims: (steps, batch, n_cell, n_output)");
     for (int64_t d : dims)
       if (d < 1) throw py::value_error("dims must be positive");
@@ -69,29 +80,31 @@ struct LstmPlan {
     h.resize(static_cast<size_t>(s.batch * s.n_output));
     c.resize(static_cast<size_t>(s.batch * s.n_cell));
   }
-  void run(py::array xw, py::array h_state, py::array c_state, py::array out, bool write_h,
-           bool write_c, int threads) {
+  void exec(const Slot* xw, const Slot* h_state, const Slot* c_state, const Slot* o,
+            int threads) const {
     const int64_t rows = s.steps * s.batch, nz = (s.cifg ? 3 : 4) * s.n_cell;
     LstmSeq a = s;
-    a.xw = in_buffer<float>(xw, "xw", rows * nz);
-    a.out = out_buffer<float>(out, "output", rows * s.n_output);
-    float* hs = state_buffer(h_state, "output state", s.batch * s.n_output, write_h);
-    float* cs = state_buffer(c_state, "cell state", s.batch * s.n_cell, write_c);
-    py::gil_scoped_release release;
-    std::memcpy(h.data(), hs, h.size() * sizeof(float));
-    std::memcpy(c.data(), cs, c.size() * sizeof(float));
+    a.xw = in<float>(xw, rows * nz, "xw");
+    a.out = out<float>(o, rows * s.n_output, "output");
+    const State hs = state_of(h_state, s.batch * s.n_output, write_h, "output state");
+    const State cs = state_of(c_state, s.batch * s.n_cell, write_c, "cell state");
+    std::memcpy(h.data(), hs.from, h.size() * sizeof(float));
+    std::memcpy(c.data(), cs.from, c.size() * sizeof(float));
     a.h = h.data();
     a.c = c.data();
     lstm_sequence_f32(a, threads);
-    if (write_h) std::memcpy(hs, h.data(), h.size() * sizeof(float));
-    if (write_c) std::memcpy(cs, c.data(), c.size() * sizeof(float));
+    if (hs.to) std::memcpy(hs.to, h.data(), h.size() * sizeof(float));
+    if (cs.to) std::memcpy(cs.to, c.data(), c.size() * sizeof(float));
   }
 };
 
 struct RnnPlan {
   RnnSeq s{};
-  std::vector<float> wh, h;
-  RnnPlan(std::vector<int64_t> dims, bool time_major, py::array wh_t, int act) {
+  bool write_state;
+  std::vector<float> wh;
+  mutable std::vector<float> h;          // the state during a run
+  RnnPlan(std::vector<int64_t> dims, bool time_major, py::array wh_t, int act, bool write)
+      : write_state(write) {
     if (dims.size() != 3) throw py::value_error("dims: (steps, batch, units)");
     for (int64_t d : dims)
       if (d < 1) throw py::value_error("dims must be positive");
@@ -102,19 +115,30 @@ struct RnnPlan {
     s.wh_t = wh.data();
     h.resize(static_cast<size_t>(s.batch * s.units));
   }
-  void run(py::array xw, py::array h_state, py::array out, bool write_state, int threads) {
+  void exec(const Slot* xw, const Slot* h_state, const Slot* o, int threads) const {
     const int64_t rows = s.steps * s.batch;
     RnnSeq a = s;
-    a.xw = in_buffer<float>(xw, "xw", rows * s.units);
-    a.out = out_buffer<float>(out, "output", rows * s.units);
-    float* hs = state_buffer(h_state, "hidden state", s.batch * s.units, write_state);
-    py::gil_scoped_release release;
-    std::memcpy(h.data(), hs, h.size() * sizeof(float));
+    a.xw = in<float>(xw, rows * s.units, "xw");
+    a.out = out<float>(o, rows * s.units, "output");
+    const State hs = state_of(h_state, s.batch * s.units, write_state, "hidden state");
+    std::memcpy(h.data(), hs.from, h.size() * sizeof(float));
     a.h = h.data();
     rnn_sequence_f32(a, threads);
-    if (write_state) std::memcpy(hs, h.data(), h.size() * sizeof(float));
+    if (hs.to) std::memcpy(hs.to, h.data(), h.size() * sizeof(float));
   }
 };
+
+// One step running `steps` (step capsules, any module's) in order: a kernel made of several
+// native plans, e.g. the gemm group's input projection and then the time loop.
+py::capsule chain(py::list steps) {
+  std::vector<Step*> parts;
+  std::vector<py::object> keep;
+  for (auto h : steps) {
+    parts.push_back(step_of(h));
+    keep.push_back(py::reinterpret_borrow<py::object>(h));
+  }
+  return make_step([parts] { for (Step* p : parts) p->run(); }, std::move(keep));
+}
 
 }  // namespace
 
@@ -129,22 +153,15 @@ PYBIND11_MODULE(_recurrent, m) {
   m.attr("ACT_SIGMOID") = static_cast<int>(kActSigmoid);
   py::class_<LstmPlan>(m, "LstmPlan")
       .def(py::init<std::vector<int64_t>, bool, bool, py::array, py::object, py::object,
-                    py::object, py::object, py::object, float, float, int>(),
+                    py::object, py::object, py::object, float, float, int, bool, bool>(),
            py::arg("dims"), py::arg("cifg"), py::arg("time_major"), py::arg("wh_t"),
            py::arg("peep_i"), py::arg("peep_f"), py::arg("peep_o"), py::arg("proj_t"),
-           py::arg("proj_bias"), py::arg("cell_clip"), py::arg("proj_clip"), py::arg("act"))
-      .def("run", &LstmPlan::run, py::arg("xw"), py::arg("h"), py::arg("c"), py::arg("out"),
-           py::arg("write_h"), py::arg("write_c"), py::arg("threads") = 1);
+           py::arg("proj_bias"), py::arg("cell_clip"), py::arg("proj_clip"), py::arg("act"),
+           py::arg("write_h"), py::arg("write_c"))
+      .def("bind", &bind_plan<LstmPlan, 4>, "bind(xw, h, c, out, threads)");
   py::class_<RnnPlan>(m, "RnnPlan")
-      .def(py::init<std::vector<int64_t>, bool, py::array, int>(), py::arg("dims"),
-           py::arg("time_major"), py::arg("wh_t"), py::arg("act"))
-      .def("run", &RnnPlan::run, py::arg("xw"), py::arg("h"), py::arg("out"),
-           py::arg("write_state"), py::arg("threads") = 1);
-  m.def("activate", [](py::array x, int act) {
-    check_act(act);
-    float* p = out_buffer<float>(x, "x", x.size());
-    const int64_t n = x.size();
-    py::gil_scoped_release release;
-    rec_act(p, n, act);
-  }, py::arg("x"), py::arg("act"), "x = act(x) in place (the kernels' vector math)");
+      .def(py::init<std::vector<int64_t>, bool, py::array, int, bool>(), py::arg("dims"),
+           py::arg("time_major"), py::arg("wh_t"), py::arg("act"), py::arg("write_state"))
+      .def("bind", &bind_plan<RnnPlan, 3>, "bind(xw, h, out, threads)");
+  m.def("chain", &chain, py::arg("steps"), "One native step running `steps` in order");
 }
