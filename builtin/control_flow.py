@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.backend import Kernel, host_array
+from ..core.exec import native
 from ..core.ir import Operation
 from ..errors import ExecutionError
 
@@ -190,8 +191,26 @@ class CallOnceLayer(SubgraphCall):
             raise self.fail(f"CallOnce's init subgraph {self.index} must have no inputs or "
                             f"outputs")
 
+    def done_flag(self) -> np.ndarray:
+        """The session's 1-byte "has run" flag of this init subgraph (Session.reset_state
+        clears it), shared by the Python run and the native step."""
+        flags = self.ctx.data.compiler.state.setdefault("call_once_done", {})
+        if self.index not in flags:
+            flags[self.index] = np.zeros(1, np.uint8)
+        return flags[self.index]
+
+    def bind(self):
+        """Natively, where every step of the init subgraph is native: one step running them
+        while the flag is clear (then the CALL_ONCE does not break its caller's segment)."""
+        steps = [s.kernel.native_step for s in self.init.executor.steps]
+        if not native.available() or self.ctx.data.compiler.tracer is not None or \
+                any(s is None for s in steps):
+            return None
+        self.flag_slot = native._native.slot(self.done_flag())
+        return native._native.once_step(self.flag_slot, steps)
+
     def run(self) -> None:
-        done = self.ctx.data.compiler.state.setdefault("call_once_done", set())
-        if self.index not in done:
+        done = self.done_flag()
+        if not done[0]:
             self.call(self.init, [])
-            done.add(self.index)
+            done[0] = 1

@@ -364,7 +364,8 @@ class Session:
             variables = compiler.state.get("variables")
             if variables is not None:          # resource variables: unassigned again
                 variables.reset()
-            compiler.state.pop("call_once_done", None)     # CALL_ONCE initialises them again
+            for flag in compiler.state.get("call_once_done", {}).values():
+                flag[0] = 0                    # CALL_ONCE initialises them again
 
     def trace_summary(self) -> str:
         """Where the time went, from the trace (config `tracing`): markdown tables of op

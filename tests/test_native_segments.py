@@ -105,9 +105,8 @@ def test_shared_models_bit_identical_step_by_step(name):
         xs = (quantized_inputs(probe, 3) if info[0].quantization and info[0].dtype.kind in "iu"
               and name.endswith("int8") else realistic_inputs(probe, 3))
     before = checksum(xs)
-    seg, step = run_both(path, xs, runs=2)
+    seg, step = run_both(path, xs, runs=2)        # the second run: state carried over
     assert_identical(seg, step)
-    assert_identical(seg[:1], seg[1:])
     assert checksum(xs) == before                    # the user's arrays are only read
 
 

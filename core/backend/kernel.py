@@ -58,8 +58,12 @@ class Kernel:
         self.op, self.inputs, self.outputs, self.ctx = op, inputs, outputs, ctx
         self.validate()
         if not self.dynamic:
-            self.prepare()
-            self.native_step = self.bind()
+            self.reprepare()
+
+    def reprepare(self) -> None:
+        """prepare() and bind() again: after a shape or buffer changed."""
+        self.prepare()
+        self.native_step = self.bind()
 
     @classmethod
     def supports(cls, op: Operation, graph: Any) -> tuple[bool, str]:

@@ -86,8 +86,7 @@ class DynamicRun:
                 t.resize(shape)
         seen = tuple((t.shape, getattr(t, "version", 0)) for t in self.tensors)
         if seen != self.seen:
-            k.prepare()
-            k.native_step = k.bind()
+            k.reprepare()
             self.seen = seen
         k.run()
 
@@ -140,7 +139,7 @@ class Rebinding:
     def __call__(self) -> None:
         seen = tuple(t.version for t in self.tensors)
         if seen != self.seen:
-            self.kernel.prepare()
+            self.kernel.reprepare()
             self.seen = seen
         self.kernel.run()
 

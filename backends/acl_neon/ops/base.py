@@ -96,17 +96,10 @@ class NeonMixin:
         return [self.inputs[self.plan_input], self.outputs[0]]
 
     def bind(self):
-        plan = getattr(self, "plan", None)
-        if plan is None or not hasattr(plan, "bind"):
-            return None           # a kernel still called with arrays (run() below)
-        return plan.bind(*(slot_of(t) for t in self.plan_operands()), self.threads)
+        return self.plan.bind(*(slot_of(t) for t in self.plan_operands()), self.threads)
 
     def run(self) -> None:
-        if self.native_step is not None:
-            run_step(self.native_step)
-        else:
-            self.plan.run(self.inputs[self.plan_input].buffer, self.outputs[0].buffer,
-                          self.threads)
+        run_step(self.native_step)
 
 
 class QuantNeon(NeonMixin):

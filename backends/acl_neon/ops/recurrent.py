@@ -78,20 +78,8 @@ class NeonRecurrent(NeonMixin):
         """The projection's step, then the loop's over (xw, states, output), as one step."""
         loop = self.plan.bind(self.xw_slot, *(slot_of(t) for t in self.state_operands()),
                               slot_of(self.outputs[0]), self.threads)
-        if not hasattr(self.fc, "bind"):    # transitional: gemm's FcPlan takes arrays (run())
-            self.loop_step = loop
-            return None
-        return self.lib.chain([self.fc.bind(slot_of(self.inputs[0]), self.xw_slot,
+        return _native.chain([self.fc.bind(slot_of(self.inputs[0]), self.xw_slot,
                                             self.threads), loop])
-
-    def run(self) -> None:
-        """Transitional, until the gemm group's FcPlan binds (then bind() always gives the
-        step and this override goes): the projection on arrays, then the loop's step."""
-        if self.native_step is not None:
-            super().run()
-        else:
-            self.fc.run(self.buf(0), self.xw, self.threads)
-            run_step(self.loop_step)
 
 
 class NeonLstm(NeonRecurrent):

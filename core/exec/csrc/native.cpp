@@ -211,6 +211,37 @@ py::capsule variable_assign_step(py::object var, py::object flag, py::object src
       {var, flag, src});
 }
 
+// One step running `steps` (step capsules, any module's) in order: a kernel made of several
+// native plans, e.g. acl_neon's recurrent ops (the input projection, then the time loop).
+py::capsule chain(py::list steps) {
+  std::vector<Step*> parts;
+  std::vector<py::object> keep;
+  for (auto h : steps) {
+    parts.push_back(step_of(h));
+    keep.push_back(py::reinterpret_borrow<py::object>(h));
+  }
+  return make_step([parts] { for (Step* p : parts) p->run(); }, std::move(keep));
+}
+
+// CALL_ONCE: `steps` (its init subgraph, all native) run while flag[0] is 0, which they set.
+py::capsule once_step(py::object flag, py::list steps) {
+  Slot* f = slot_of(flag);
+  std::vector<Step*> parts;
+  std::vector<py::object> keep{flag};
+  for (auto h : steps) {
+    parts.push_back(step_of(h));
+    keep.push_back(py::reinterpret_borrow<py::object>(h));
+  }
+  return make_step(
+      [f, parts] {
+        uint8_t* done = out<uint8_t>(f, 1, "CALL_ONCE flag");
+        if (*done) return;
+        for (Step* p : parts) p->run();
+        *done = 1;
+      },
+      std::move(keep));
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_native, m) {
@@ -236,6 +267,8 @@ PYBIND11_MODULE(_native, m) {
       },
       "Run one native step (RuntimeError with its message if it fails)");
   m.def("copy_step", &copy_step, "A step copying nbytes from one slot to another");
+  m.def("once_step", &once_step, "CALL_ONCE: steps run once, while a flag is 0");
+  m.def("chain", &chain, py::arg("steps"), "One native step running `steps` in order");
   m.def("const_step", &const_step, "A step writing these bytes into a slot");
   m.def("variable_read_step", &variable_read_step, "READ_VARIABLE as a native step");
   m.def("variable_assign_step", &variable_assign_step, "ASSIGN_VARIABLE as a native step");

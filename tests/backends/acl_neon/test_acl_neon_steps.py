@@ -137,7 +137,7 @@ def test_rnn_step_state_slots_and_chain():
         plan = rec.RnnPlan([steps_, batch, units], True, wh_t, rec.ACT_TANH, write)
         loop = plan.bind(sxw, sh, so, 1)
         if chained:
-            rt.run_step(rec.chain([feed, loop]))
+            rt.run_step(rt._native.chain([feed, loop]))
         else:
             rt.run_step(feed)
             rt.run_step(loop)

@@ -72,12 +72,6 @@ struct FcPlan {
   }
   // The array form, for acl_neon's recurrent kernels (ops/recurrent.py: their input
   // projection) until they bind this plan too; remove it then.
-  void run(py::array x, py::array y, int threads) const {
-    const float* xp = in_buffer<float>(x, "input", M * K);
-    float* yp = out_buffer<float>(y, "output", M * N);
-    py::gil_scoped_release release;
-    gemm_f32(xp, M, K, b, yp, N, lo, hi, threads);
-  }
 };
 
 struct TransposeConvPlan {
@@ -155,8 +149,7 @@ PYBIND11_MODULE(_gemm, m) {
   py::class_<FcPlan>(m, "FcPlan")
       .def(py::init<py::array, py::object, int64_t, float, float>(), py::arg("weights"),
            py::arg("bias"), py::arg("rows"), py::arg("lo"), py::arg("hi"))
-      .def("bind", &bind_plan<FcPlan, 2>, "bind(x, y, threads): the step")
-      .def("run", &FcPlan::run, py::arg("x"), py::arg("y"), py::arg("threads") = 1);
+      .def("bind", &bind_plan<FcPlan, 2>, "bind(x, y, threads): the step");
   py::class_<TransposeConvPlan>(m, "TransposeConvPlan")
       .def(py::init<py::array, py::object, std::vector<int64_t>, float, float>(),
            py::arg("weights"), py::arg("bias"), py::arg("geometry"), py::arg("lo"),

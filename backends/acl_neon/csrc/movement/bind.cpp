@@ -115,31 +115,9 @@ class CopyPlan {
     }
   }
 
-  // One run over arrays (quant_concat's scratch copies, until that kernel binds): each array
-  // is seen as a slot, so the checks are exec()'s.
-  void run(const std::vector<py::array>& srcs, std::vector<py::array>& dsts, int threads) const {
-    if (srcs.size() != src_nbytes_.size() || dsts.size() != dst_nbytes_.size())
-      throw py::value_error("copy plan: wrong number of buffers");
-    std::vector<Slot> ss(srcs.size()), ds(dsts.size());
-    std::vector<const Slot*> sp, dp;
-    for (size_t i = 0; i < srcs.size(); ++i) sp.push_back(array_slot(srcs[i], &ss[i]));
-    for (size_t i = 0; i < dsts.size(); ++i) dp.push_back(array_slot(dsts[i], &ds[i]));
-    py::gil_scoped_release release;
-    exec(sp.data(), dp.data(), threads);
-  }
-
   size_t size() const { return steps_.size(); }
 
  private:
-  static const Slot* array_slot(const py::array& a, Slot* s) {
-    if (a.flags() & py::array::c_style) {     // else unbound: exec() refuses it
-      s->data = static_cast<char*>(const_cast<void*>(a.data()));
-      s->nbytes = static_cast<int64_t>(a.nbytes());
-      s->writeable = a.writeable();
-    }
-    return s;
-  }
-
   std::vector<int64_t> src_nbytes_, dst_nbytes_;
   std::vector<std::string> src_names_, dst_names_;
   std::vector<CopyStep> steps_;
@@ -226,7 +204,6 @@ PYBIND11_MODULE(_movement, m) {
            "elem, fill_value_bytes); src -1 is a fill; offsets and strides in bytes")
       .def("bind", &bind_copy, py::arg("srcs"), py::arg("dsts"), py::arg("threads") = 1,
            "The native step running the plan over these source and destination slots")
-      .def("run", &CopyPlan::run, py::arg("srcs"), py::arg("dsts"), py::arg("threads") = 1)
       .def("__len__", &CopyPlan::size);
   py::class_<GatherPlan>(m, "GatherPlan")
       .def(py::init<int64_t, int64_t, int64_t, int64_t, int64_t, int>(), py::arg("batch"),

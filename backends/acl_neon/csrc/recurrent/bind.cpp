@@ -1,7 +1,8 @@
 // Module _recurrent: the recurrent time loops (LSTM, RNN: plans holding the transposed
 // recurrent weights, built once in prepare), bound to slots: plan.bind(xw, state..., out,
 // threads) is the native step of the loop (native_step.h). The input projection of the
-// recurrent ops runs before it, on the gemm group's FcPlan: `chain` makes one step of the two.
+// recurrent ops runs before it, on the gemm group's FcPlan: core/exec/_native's `chain` makes
+// one step of the two.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
@@ -128,17 +129,6 @@ struct RnnPlan {
   }
 };
 
-// One step running `steps` (step capsules, any module's) in order: a kernel made of several
-// native plans, e.g. the gemm group's input projection and then the time loop.
-py::capsule chain(py::list steps) {
-  std::vector<Step*> parts;
-  std::vector<py::object> keep;
-  for (auto h : steps) {
-    parts.push_back(step_of(h));
-    keep.push_back(py::reinterpret_borrow<py::object>(h));
-  }
-  return make_step([parts] { for (Step* p : parts) p->run(); }, std::move(keep));
-}
 
 }  // namespace
 
@@ -163,5 +153,4 @@ PYBIND11_MODULE(_recurrent, m) {
       .def(py::init<std::vector<int64_t>, bool, py::array, int, bool>(), py::arg("dims"),
            py::arg("time_major"), py::arg("wh_t"), py::arg("act"), py::arg("write_state"))
       .def("bind", &bind_plan<RnnPlan, 3>, "bind(xw, h, out, threads)");
-  m.def("chain", &chain, py::arg("steps"), "One native step running `steps` in order");
 }
