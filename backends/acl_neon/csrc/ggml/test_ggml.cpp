@@ -1,6 +1,7 @@
 // Tests of the ggml group (test_main runs them at every ISA level): the fp16 conversions, the
 // activations' quantization (halves away from zero), FULLY_CONNECTED against a plain loop
-// over dequantized blocks, threads 1 and 2, and GATHER with an index out of range.
+// over dequantized blocks, threads 1 and 2 (the last shape is large enough to be split), and
+// GATHER with an index out of range.
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -71,8 +72,10 @@ NEON_TEST(ggml_fully_connected) {
   std::uniform_real_distribution<float> val(-2.0f, 2.0f);
   for (GgmlType t : kTypes) {
     const int bb = ggml_block_bytes(t);
-    for (int64_t M : {1, 2, 5}) {
-      const int64_t K = 96, N = 9, nb = K / kGgmlBlock;
+    // (rows, depth, units): the row tiles (1..4 and a remainder); depth enough for 2 threads
+    const int64_t shapes[][3] = {{1, 96, 9}, {2, 96, 9}, {5, 96, 9}, {1, 8192, 64}};
+    for (const auto& shape : shapes) {
+      const int64_t M = shape[0], K = shape[1], N = shape[2], nb = K / kGgmlBlock;
       const auto w = random_blocks(t, N * nb, gen);
       std::vector<float> x(M * K), bias(N);
       for (auto& v : x) v = val(gen);
