@@ -86,7 +86,7 @@ void gather(py::array params, const std::string& type, py::array idx, py::array 
   a.params = blocks_of(params, "params",
                        batch * outer * limit * row_blocks * ggml_block_bytes(a.type));
   a.out = out_buffer<float>(out, "output", batch * outer * n_idx * row_blocks * kGgmlBlock);
-  const bool wide = idx.dtype().is(py::dtype::of<int64_t>());
+  const bool wide = idx.itemsize() == 8;
   const int64_t bad = wide ? gather_as<int64_t>(a, idx, threads)
                            : gather_as<int32_t>(a, idx, threads);
   if (bad >= 0) {
