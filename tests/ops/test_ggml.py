@@ -39,7 +39,7 @@ def test_ggml_fully_connected(backend, type_name, rng):
     x = rand(rng, (5, 2, 48), low=-3, high=3)
     x[0, 0, :32] = tie_block()
     check_fully_connected(run_onert(model, [x], backend)[0], type_name, w, x, bias, "RELU6")
-    # 128 blocks a row: cpu takes the weights in more than one chunk
+    # a long row: 128 blocks
     w = random_blocks(type_name, (11, 4096), rng)
     model = fc_model(type_name, w, 11, 4096, (1, 4096), (1, 11))
     x = rand(rng, (1, 4096))

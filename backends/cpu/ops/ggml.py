@@ -18,7 +18,7 @@ from ....core.quant import ggml_blocks
 from .common import register
 
 F32 = np.dtype(np.float32)
-CHUNK_BYTES = 1 << 22       # working set of one step: block dots of up to 4 MiB
+CHUNK_BYTES = 1 << 22       # working set of one step (weight values, block dots): 4 MiB
 
 
 @register("FullyConnected", when=ggml_weights)
@@ -27,10 +27,11 @@ class GgmlFullyConnectedLayer(GgmlFullyConnectedBase):
         self.x2d = self.buf(0).reshape(-1, self.depth)
         self.y2d = self.out.reshape(self.x2d.shape[0], self.units)
         self.acts = ggml_blocks.block_format(ggml_blocks.ACTIVATIONS[self.fmt.name])
-        per_unit = self.depth * max(self.x2d.shape[0], ggml_blocks.QK) * F32.itemsize
+        rows = self.x2d.shape[0]
+        self.check_scratch("quantized input", (rows, self.depth), F32)
+        # a chunk's weight values [chunk, depth] and block dots [blocks, chunk, rows]
+        per_unit = self.depth // ggml_blocks.QK * (ggml_blocks.QK + rows) * F32.itemsize
         self.chunk = max(1, CHUNK_BYTES // per_unit)
-        self.check_scratch("block dots", (min(self.chunk, self.units), self.depth,
-                                          max(self.x2d.shape[0], 1)), F32)
 
     def run(self) -> None:
         xq, dx, sx = ggml_blocks.quantize_fields(self.acts, self.x2d)   # [rows, blocks, 32]
