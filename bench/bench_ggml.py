@@ -15,8 +15,9 @@ The mat-vec is FULLY_CONNECTED with one input row and GGML weights [rows, depth]
 16384 x 8192: 75 MB of Q4_0, 142 MB of Q8_0, well past the 32 MiB L3 of the 2-core test VM),
 timed through the native plan (module _ggml: input quantization + block dots), reported as GB/s
 of weight bytes read. With --session it also times a whole onert_py Session (acl_neon) running
-the one-op model. Rounds interleave the bandwidth probes and the kernels, and each figure is the
-best of its rounds: the machine is shared, so the slowest rounds measure the neighbours.
+the one-op model. Rounds interleave the bandwidth probes and the kernels. Each figure is the
+best of its rounds (the machine is shared: the slower rounds measure the neighbours), and the
+ratio compares bests with bests; the median of the rounds is printed beside it.
 """
 from __future__ import annotations
 
@@ -104,24 +105,28 @@ def main() -> None:
                 if args.session:
                     runs[(isa, t, "session")] = (w.nbytes, session_runner(
                         t, w, args.rows, args.depth, threads))
-        best = {k: float("inf") for k in [*probes, *runs]}
+        times: dict = {k: [] for k in [*probes, *runs]}
         for fn in [f for _, f in probes.values()] + [f for _, f in runs.values()]:
             fn()                                            # warm up
         for _ in range(args.rounds):
             for name, (_, fn) in probes.items():
-                best[name] = min(best[name], timed(fn))
+                times[name].append(timed(fn))
             for key, (_, fn) in runs.items():
                 native.set_isa(key[0])
-                best[key] = min(best[key], timed(fn))
+                times[key].append(timed(fn))
+        best = {k: min(v) for k, v in times.items()}
+        median = {k: float(np.median(v)) for k, v in times.items()}
         bw = {name: n / best[name] / 1e9 for name, (n, _) in probes.items()}
         ref = max(bw.values())
-        print(f"\nthreads={threads}: memory bandwidth " +
-              ", ".join(f"{k} {v:.1f} GB/s" for k, v in bw.items()) +
+        print(f"\nthreads={threads}: memory bandwidth (best; median) " +
+              ", ".join(f"{k} {v:.1f} GB/s ({n / median[k] / 1e9:.1f})"
+                        for (k, v), (n, _) in zip(bw.items(), probes.values())) +
               f"; reference {ref:.1f} GB/s")
         for key, (n, _) in runs.items():
             gbs = n / best[key] / 1e9
             print(f"  {key[1]:10s} {key[0]:8s} {key[2]:7s} {best[key] * 1e3:8.2f} ms "
-                  f"{gbs:6.1f} GB/s of weights = {gbs / ref:5.0%} of bandwidth")
+                  f"{gbs:6.1f} GB/s of weights = {gbs / ref:5.0%} of bandwidth "
+                  f"(median {median[key] * 1e3:.2f} ms, {n / median[key] / 1e9:.1f} GB/s)")
     native.set_isa(native.detected_isa())
 
 
