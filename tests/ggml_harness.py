@@ -2,13 +2,13 @@
 GGML's published definitions and nothing of onert_py (core/quant/ggml_blocks.py is what it
 checks): the block layouts of ggml-common.h (block_q4_0, block_q4_1, block_q8_0, block_q8_1),
 dequantize_row_q4_0/_q4_1/_q8_0 of ggml-quants.c (Q8_1 read as d * q), and the CPU matrix
-product of ggml_mul_mat: the float activations quantized per block by quantize_row_q8_0_ref /
-quantize_row_q8_1_ref into the weights' vec_dot_type (Q8_1 for Q4_1, Q8_0 otherwise), then
-ggml_vec_dot_q4_0_q8_0 / _q4_1_q8_1 / _q8_0_q8_0 per block. Shared by tests/ops/test_ggml.py and
+product of ggml_mul_mat: the float activations quantized per block by the NEON quantize_row_q8_0 /
+quantize_row_q8_1 of ggml-cpu (what onert runs on device: halves round to even) into the
+weights' vec_dot_type (Q8_1 for Q4_1, Q8_0 otherwise), then ggml_vec_dot_q4_0_q8_0 /
+_q4_1_q8_1 / _q8_0_q8_0 per block. Shared by tests/ops/test_ggml.py and
 the acl_neon ISA tests."""
 from __future__ import annotations
 
-import math
 import struct
 
 import numpy as np
@@ -49,7 +49,7 @@ def blocks_of(type_name: str, row: bytes) -> list[bytes]:
 
 
 def quantize_q8(x: list[float], with_sum: bool) -> tuple[list[int], float, float]:
-    """quantize_row_q8_0_ref / _q8_1_ref of one block of float32 values: (q, d, s) with d and
+    """NEON quantize_row_q8_0 / _q8_1 of one block of float32 values: (q, d, s) with d and
     s the fp16 values the block stores (s = d * sum(q), 0 without `with_sum`)."""
     amax = max(abs(v) for v in x)
     d = F32(amax) / F32(127)
@@ -57,7 +57,7 @@ def quantize_q8(x: list[float], with_sum: bool) -> tuple[list[int], float, float
     q = []
     for v in x:
         t = float(F32(v) * inv)
-        q.append(int(math.copysign(math.floor(abs(t) + 0.5), t)))    # roundf: halves away
+        q.append(round(t))                   # vcvtnq_s32_f32: to nearest, halves to even
     s = float(np.float16(F32(sum(q)) * d)) if with_sum else 0.0
     return q, float(np.float16(d)), s
 

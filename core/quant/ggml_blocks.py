@@ -21,17 +21,21 @@ format it quantizes activations into; its values read as d * q here).
 GGML's matrix product of block weights with float32 activations (ggml_compute_forward_mul_mat,
 what onert's cpu backend runs for FULLY_CONNECTED) first quantizes each 32-value block of the
 activations into the weights' `vec_dot_type` (Q8_0 for Q4_0 and Q8_0 weights, Q8_1 for Q4_1;
-`ACTIVATIONS` below) with GGML's reference quantizers (quantize_row_q8_0_ref: d = max|x| / 127,
-q = round(x / d), halves away from zero; Q8_1 adds s = d * sum(q)), then sums per block the
-exact integer dot product of the two blocks' values times both scales:
+`ACTIVATIONS` below), then sums per block the exact integer dot product of the two blocks'
+values times both scales:
 
     Q4_0, Q8_0, Q8_1:  sum_b  d_w[b] * d_x[b] * sum_j q_w[b, j] * q_x[b, j]     (Q4_0: q_w - 8)
     Q4_1:              sum_b  d_w[b] * d_x[b] * sum_j q_w[b, j] * q_x[b, j]  +  m_w[b] * s_x[b]
 
-The scales are the fp16 values the blocks store. GGML has no product for Q8_1 weights; they
-take Q8_0 activations here, as Q8_0 weights do (the same values: d and q do not depend on s).
-`quantize` is GGML's reference quantizer of each format (quantize_row_*_ref), for writing
-models and for the activations.
+The scales are the fp16 values the blocks store. The activations are quantized as GGML's NEON
+quantize_row_q8_0 / _q8_1 does on the devices onert runs LLMs on (`quantize_activations`):
+d = max|x| / 127, q = x * (1 / d) rounded to nearest with halves to even (vcvtnq), Q8_1 adds
+s = d * sum(q). GGML's scalar quantize_row_q8_0_ref rounds halves away from zero instead, and
+its AVX2 version multiplies by 127 / max|x|: on those builds an activation exactly halfway
+between two steps may land one step away. GGML has no product for Q8_1 weights; they take
+Q8_0 activations here, as Q8_0 weights do (the same values: d and q do not depend on s).
+`quantize` is GGML's reference quantizer of each format (quantize_row_*_ref, what its quantize
+tool writes), for writing models.
 """
 from __future__ import annotations
 
@@ -136,32 +140,50 @@ def _round_half_away(v: np.ndarray) -> np.ndarray:
     return t + np.where(np.abs(v - t) >= 0.5, np.sign(v), 0).astype(v.dtype)
 
 
+def _blocks_of(x: np.ndarray) -> np.ndarray:
+    x = np.asarray(x, F32)
+    return x.reshape(*x.shape[:-1], x.shape[-1] // QK, QK)
+
+
+def _scale(amax: np.ndarray, steps: float) -> tuple[np.ndarray, np.ndarray]:
+    """(d, 1 / d or 0) of blocks whose largest magnitude is `amax`, in float32."""
+    d = (amax / np.float32(steps)).astype(F32)
+    return d, np.divide(np.float32(1), d, out=np.zeros_like(d), where=d != 0)
+
+
+def _q8_fields(fmt: BlockFormat, x: np.ndarray, rounding
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    x = _blocks_of(x)
+    d, inv = _scale(np.abs(x).max(axis=-1), 127)
+    q = rounding(x * inv[..., None])
+    second = (q.sum(axis=-1).astype(F32) * d).astype(F16).astype(F32) if fmt.second else None
+    return q.astype(np.int16), d.astype(F16).astype(F32), second
+
+
+def quantize_activations(fmt: BlockFormat, x: np.ndarray
+                         ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """float32 rows `x` [..., depth] quantized into Q8_0 or Q8_1 (`fmt`) as GGML's NEON
+    quantizer does for its matrix product (module doc): (q [..., blocks, 32] int16, d, s or
+    None), d and s the fp16 values as float32."""
+    return _q8_fields(fmt, x, np.rint)
+
+
 def quantize_fields(fmt: BlockFormat, x: np.ndarray
                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
     """GGML's reference quantizer (quantize_row_*_ref) of float32 rows `x` [..., depth] into
     `fmt`'s fields, as `fields` returns them (d and the second field rounded to fp16)."""
-    x = np.asarray(x, F32)
-    x = x.reshape(*x.shape[:-1], x.shape[-1] // QK, QK)
-    one = np.float32(1)
-    second = None
+    if fmt.bits == 8:
+        return _q8_fields(fmt, x, _round_half_away)
+    x = _blocks_of(x)
     if fmt.name == "GGML_Q4_0":
         at = np.argmax(np.abs(x), axis=-1)[..., None]           # the first largest |x|
-        d = (np.take_along_axis(x, at, axis=-1)[..., 0] / np.float32(-8)).astype(F32)
-        inv = np.divide(one, d, out=np.zeros_like(d), where=d != 0)
+        d, inv = _scale(np.take_along_axis(x, at, axis=-1)[..., 0], -8)
         q = np.minimum(15, np.trunc(x * inv[..., None] + np.float32(8.5)))
-    elif fmt.name == "GGML_Q4_1":
-        lo, hi = x.min(axis=-1), x.max(axis=-1)
-        d = ((hi - lo) / np.float32(15)).astype(F32)
-        inv = np.divide(one, d, out=np.zeros_like(d), where=d != 0)
-        q = np.minimum(15, np.trunc((x - lo[..., None]) * inv[..., None] + np.float32(0.5)))
-        second = lo.astype(F16).astype(F32)
-    else:
-        d = (np.abs(x).max(axis=-1) / np.float32(127)).astype(F32)
-        inv = np.divide(one, d, out=np.zeros_like(d), where=d != 0)
-        q = _round_half_away(x * inv[..., None])
-        if fmt.second == "s":
-            second = (q.sum(axis=-1).astype(F32) * d).astype(F16).astype(F32)
-    return q.astype(np.int16), d.astype(F16).astype(F32), second
+        return q.astype(np.int16), d.astype(F16).astype(F32), None
+    lo = x.min(axis=-1)
+    d, inv = _scale(x.max(axis=-1) - lo, 15)
+    q = np.minimum(15, np.trunc((x - lo[..., None]) * inv[..., None] + np.float32(0.5)))
+    return q.astype(np.int16), d.astype(F16).astype(F32), lo.astype(F16).astype(F32)
 
 
 def quantize(fmt: BlockFormat, x: np.ndarray) -> np.ndarray:
@@ -180,4 +202,5 @@ def quantize(fmt: BlockFormat, x: np.ndarray) -> np.ndarray:
 
 
 __all__ = ["QK", "BlockFormat", "FORMATS", "ACTIVATIONS", "block_format", "shape_problem",
-           "row_bytes", "nbytes", "fields", "dequantize", "quantize_fields", "quantize"]
+           "row_bytes", "nbytes", "fields", "dequantize", "quantize_activations",
+           "quantize_fields", "quantize"]

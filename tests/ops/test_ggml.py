@@ -18,8 +18,8 @@ from op_harness import open_session, rand, run_onert
 
 
 def tie_block() -> np.ndarray:
-    """A block whose quantization has exact halves (d = 1: 0.5, -2.5, 3.5, ...): GGML rounds
-    them away from zero, round-to-even would not."""
+    """A block whose quantization has exact halves (d = 1: 0.5, -2.5, 3.5, ...): GGML's NEON
+    quantizer rounds them to even, its scalar reference would round them away from zero."""
     x = np.zeros(32, np.float32)
     x[:8] = [127, 0.5, -2.5, 3.5, -0.5, 1.5, 100.5, -126.5]
     return x

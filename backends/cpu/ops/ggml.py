@@ -34,7 +34,7 @@ class GgmlFullyConnectedLayer(GgmlFullyConnectedBase):
         self.chunk = max(1, CHUNK_BYTES // per_unit)
 
     def run(self) -> None:
-        xq, dx, sx = ggml_blocks.quantize_fields(self.acts, self.x2d)   # [rows, blocks, 32]
+        xq, dx, sx = ggml_blocks.quantize_activations(self.acts, self.x2d)   # [rows, blocks, 32]
         xt = xq.astype(F32).transpose(1, 2, 0)                          # [blocks, 32, rows]
         w = self.buf(1)
         for n0 in range(0, self.units, self.chunk):

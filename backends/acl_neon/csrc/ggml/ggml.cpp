@@ -169,7 +169,7 @@ void ggml_quantize_acts(const float* x, int64_t rows, int64_t K, GgmlType for_ty
   out.corr.resize(for_type == GgmlType::Q4_0 ? static_cast<size_t>(rows * nb) : 0);
   const int64_t grain = 16384 / kGgmlBlock;
   parallel_range(threads, rows * nb, grain, [&](int64_t b0, int64_t b1) {
-    for (int64_t i = b0; i < b1; ++i) {       // block i: GGML's quantize_row_q8_0/_q8_1_ref
+    for (int64_t i = b0; i < b1; ++i) {       // block i: GGML's NEON quantize_row_q8_0/_q8_1
       const float* v = x + i * kGgmlBlock;
       float amax = 0.0f;
       for (int j = 0; j < kGgmlBlock; ++j) amax = std::fmax(amax, std::fabs(v[j]));
@@ -177,7 +177,7 @@ void ggml_quantize_acts(const float* x, int64_t rows, int64_t K, GgmlType for_ty
       int8_t* q = out.q.data() + i * kGgmlBlock;
       int32_t sum = 0;
       for (int j = 0; j < kGgmlBlock; ++j) {
-        q[j] = static_cast<int8_t>(std::round(v[j] * id));
+        q[j] = static_cast<int8_t>(std::nearbyint(v[j] * id));   // halves to even
         sum += q[j];
       }
       out.d[i] = fp16_to_fp32(fp32_to_fp16(d));

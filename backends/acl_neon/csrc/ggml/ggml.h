@@ -8,10 +8,11 @@
 //
 // FULLY_CONNECTED follows GGML's CPU matrix product (core/quant/ggml_blocks.py has the
 // definition): each row of the float input is quantized per block of 32 into Q8_0 (Q8_1 for
-// Q4_1 weights) with GGML's reference quantizer (d = max|x| / 127, q = round(x / d), halves
-// away from zero, d stored as fp16), then every output is the sum over blocks of the exact
-// integer dot product of the two blocks' values times d_w * d_x (Q4_1 adds m_w * s_x), plus
-// the bias, clamped. The weights are read in place, one block at a time: nothing is expanded.
+// Q4_1 weights) as GGML's NEON quantizer does (d = max|x| / 127, q = x * (1 / d) rounded to
+// nearest, halves to even, d stored as fp16), then every output is the sum over blocks of the
+// exact integer dot product of the two blocks' values times d_w * d_x (Q4_1 adds m_w * s_x),
+// plus the bias, clamped. The weights are read in place, one block at a time: nothing is
+// expanded.
 #pragma once
 
 #include <cstdint>
