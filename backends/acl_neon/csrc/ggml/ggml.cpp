@@ -67,10 +67,15 @@ uint16_t fp32_to_fp16(float f) {
 
 namespace {
 
-inline uint16_t half_at(const uint8_t* p) {
+// the fp16 at p as a float (aarch64: the hardware conversion)
+inline float half_at(const uint8_t* p) {
   uint16_t h;
   std::memcpy(&h, p, sizeof h);
-  return h;
+#if defined(__aarch64__)
+  return vgetq_lane_f32(vcvt_f32_f16(vreinterpret_f16_u16(vdup_n_u16(h))), 0);
+#else
+  return fp16_to_fp32(h);
+#endif
 }
 
 inline int header_bytes(GgmlType t) {
@@ -123,8 +128,8 @@ void cols_base(const GgmlFcArgs& a, int64_t n0, int64_t n1) {
         const uint8_t* blk = wr + b * bb;
         int32_t sumi = block_dot<T>(blk + header_bytes(T), xq + b * kGgmlBlock);
         if (T == GgmlType::Q4_0) sumi += x.corr[m * nb + b];
-        acc += static_cast<float>(sumi) * (fp16_to_fp32(half_at(blk)) * dx[b]);
-        if (T == GgmlType::Q4_1) acc += fp16_to_fp32(half_at(blk + 2)) * (x.s8[m * nb + b] * 8.0f);
+        acc += static_cast<float>(sumi) * (half_at(blk) * dx[b]);
+        if (T == GgmlType::Q4_1) acc += half_at(blk + 2) * (x.s8[m * nb + b] * 8.0f);
       }
       if (a.bias) acc += a.bias[n];
       a.y[m * a.N + n] = std::fmin(std::fmax(acc, a.lo), a.hi);
@@ -137,9 +142,9 @@ void cols_base(const GgmlFcArgs& a, int64_t n0, int64_t n1) {
 void ggml_dequantize(GgmlType t, const uint8_t* src, int64_t count, float* dst) {
   const int64_t bb = ggml_block_bytes(t);
   for (int64_t b = 0; b < count; ++b, src += bb, dst += kGgmlBlock) {
-    const float d = fp16_to_fp32(half_at(src));
+    const float d = half_at(src);
     if (t == GgmlType::Q4_1) {                 // q * d is exact: one rounding, of + m
-      const float m = fp16_to_fp32(half_at(src + 2));
+      const float m = half_at(src + 2);
       const uint8_t* qs = src + 4;
       for (int j = 0; j < 16; ++j) {
         dst[j] = static_cast<float>(qs[j] & 0x0F) * d + m;
