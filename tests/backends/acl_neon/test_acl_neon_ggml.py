@@ -9,21 +9,13 @@ import pytest
 
 from builders.ggml import TYPES, fc_model, gather_model, random_blocks
 from ggml_harness import check_fully_connected, gather_rows
-from neon_harness import neon_isas
+from neon_harness import isa_fixture, neon_isas
 from onert_py import Session
-from onert_py.backends.acl_neon import native
 from op_harness import rand
 
-ISAS = neon_isas("ggml")
-pytestmark = pytest.mark.skipif(not ISAS, reason="acl_neon's _ggml module is not built")
-
-
-@pytest.fixture(params=ISAS or ["none"])
-def isa(request):
-    before = native.active_isa()
-    native.set_isa(request.param)
-    yield request.param
-    native.set_isa(before)
+pytestmark = pytest.mark.skipif(not neon_isas("ggml"),
+                                reason="acl_neon's _ggml module is not built")
+isa = isa_fixture("ggml")        # the fixture: each ISA level of the native modules
 
 
 @pytest.mark.parametrize("type_name", TYPES)
