@@ -27,6 +27,9 @@ Conventions:
   own buffer with 16-byte aligned data. Models over 2 GiB (buffer offsets) are not supported.
 * Sparse constants: pass the already compressed values to :meth:`ModelBuilder.add_const` with
   ``sparsity=`` and the dense ``shape=``; no compression is done here.
+* GGML block-quantized constants (Circle's ``GGML_Q4_0`` .. ``GGML_Q8_1``): pass the blocks'
+  bytes and the logical shape to :meth:`ModelBuilder.add_blocks`
+  (``onert_py.core.quant.ggml_blocks.quantize`` makes them from float values).
 """
 
 from __future__ import annotations
@@ -176,6 +179,22 @@ class ModelBuilder:
         t.buffer = len(self._buffers) - 1
         return idx
 
+    def add_blocks(self, name: str, blocks: bytes | np.ndarray, type_name: str, shape: Shape,
+                   subgraph: int = 0) -> int:
+        """Add a constant of a GGML block type (Circle: "GGML_Q4_0", "GGML_Q4_1", "GGML_Q8_0",
+        "GGML_Q8_1") with logical `shape` (the last dimension runs along the 32-value blocks)
+        holding `blocks`, the blocks' raw bytes as GGML lays them out; written as given (the
+        loader checks their size against the shape). Returns the tensor's index."""
+        if not type_name.upper().startswith("GGML_"):
+            raise ValueError(f"{name}: {type_name!r} is not a GGML block type (GGML_Q4_0, "
+                             f"GGML_Q4_1, GGML_Q8_0, GGML_Q8_1)")
+        data = bytes(np.ascontiguousarray(blocks, np.uint8).reshape(-1)) \
+            if isinstance(blocks, np.ndarray) else bytes(blocks)
+        idx = self.add_tensor(name, shape, type_name, subgraph=subgraph)
+        self._buffers.append(data)
+        self._sg(subgraph).tensors[idx].buffer = len(self._buffers) - 1
+        return idx
+
     def add_op(
         self,
         op: str,
@@ -224,7 +243,10 @@ class ModelBuilder:
         return len(sg.operators) - 1
 
     def tensor_type(self, dtype: DType) -> int:
-        """The schema's TensorType value for a numpy dtype (name) or "string"."""
+        """The schema's TensorType value for a numpy dtype (name), "string", or a GGML block
+        type name ("GGML_Q4_0"; Circle only)."""
+        if isinstance(dtype, str) and dtype.upper().startswith("GGML_"):
+            return self.schema.enum_value("TensorType", dtype, "dtype")
         name = dtype if isinstance(dtype, str) and dtype in ("string", "str", "resource",
                                                              "variant") else None
         if name is None:

@@ -278,6 +278,23 @@ def test_circle_model_parses_with_circle_schema():
     assert m.Description() == DESCRIPTION.encode() and m.Version() == 3
 
 
+
+def test_ggml_blocks_written_as_given():
+    """add_blocks writes a GGML type and the blocks' bytes unchanged (Circle only)."""
+    b = ModelBuilder(fmt="circle")
+    blocks = bytes(range(36))                                 # two Q4_0 blocks
+    w = b.add_blocks("w", blocks, "GGML_Q4_0", (1, 64))
+    b.add_output(b.add_tensor("y", (1, 64), "float32"))
+    m = circle.Model.Model.GetRootAs(b.build(), 0)
+    t = m.Subgraphs(0).Tensors(w)
+    assert t.Type() == circle.TensorType.TensorType.GGML_Q4_0
+    assert list(t.ShapeAsNumpy()) == [1, 64]
+    assert m.Buffers(t.Buffer()).DataAsNumpy().tobytes() == blocks
+    with pytest.raises(ValueError, match="not a GGML block type"):
+        b.add_blocks("v", blocks, "int8", (1, 64))
+    with pytest.raises(ValueError, match="'GGML_Q4_0' is not a TensorType"):
+        ModelBuilder().add_blocks("v", blocks, "GGML_Q4_0", (1, 64))
+
 # --------------------------------------------------------------------------- errors and schema coverage
 def test_errors_list_valid_names():
     b = ModelBuilder()

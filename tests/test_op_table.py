@@ -60,8 +60,16 @@ def test_probes_give_acl_backends_their_real_ops():
     assert "q-i16" not in tool.supported_dtypes(neon, "CONV_2D")   # 8-bit quantized only
     assert "i32" not in tool.supported_dtypes(cl, "EQUAL")
     # cpu keeps what it had with the generic probe
-    assert len(tool.supported_dtypes(cpu, "ARG_MAX")) == len(tool.DTYPES)
+    plain = [label for label in tool.DTYPES if tool.block_input("ARG_MAX", label) is None]
+    assert tool.supported_dtypes(cpu, "ARG_MAX") == plain      # GGML blocks: not in ARG_MAX
     assert {"f32", "q-i8", "q-u8"} <= set(tool.supported_dtypes(cpu, "FULLY_CONNECTED"))
+    # GGML blocks: FULLY_CONNECTED weights and GATHER params on cpu and acl_neon only
+    ggml = {"g-q4_0", "g-q4_1", "g-q8_0", "g-q8_1"}
+    for op in ("FULLY_CONNECTED", "GATHER"):
+        assert ggml <= set(tool.supported_dtypes(cpu, op))
+        assert ggml <= set(tool.supported_dtypes(neon, op))
+        assert not ggml & set(tool.supported_dtypes(cl, op))
+    assert not ggml & set(tool.supported_dtypes(cpu, "CONV_2D"))
 
 
 def test_probe_operands_follow_the_schema():

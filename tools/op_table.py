@@ -25,8 +25,10 @@ from onert_py.core.ir.op_catalog import CIRCLE_EXTRA_CODES, ir_type_of
 from onert_py.core.ir.operand import Operand, Quantization
 from onert_py.core.ir.operation import Params
 from onert_py.core.ir.dtypes import TENSOR_TYPES
+from onert_py.core.loader.flatbuffer_loader import BLOCK_USES
 from onert_py.core.loader.schema import (CIRCLE, EMPTY_TABLE, TFLITE, options_table,
                                          read_table_fields)
+from onert_py.core.quant import ggml_blocks
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import op_probes  # noqa: E402  (tools/ is not a package)
@@ -52,6 +54,12 @@ DTYPES: dict[str, tuple[str, np.dtype, bool]] = {
     "q-i16": ("INT16", np.dtype(np.int16), True),
     "q-i8": ("INT8", np.dtype(np.int8), True),
     "q-u8": ("UINT8", np.dtype(np.uint8), True),
+    # Circle's GGML blocks: the input the loader lets hold them (BLOCK_USES: FULLY_CONNECTED
+    # weights, GATHER params) is a constant of that type, every other data tensor float32
+    "g-q4_0": ("GGML_Q4_0", np.dtype(np.float32), False),
+    "g-q4_1": ("GGML_Q4_1", np.dtype(np.float32), False),
+    "g-q8_0": ("GGML_Q8_0", np.dtype(np.float32), False),
+    "g-q8_1": ("GGML_Q8_1", np.dtype(np.float32), False),
 }
 
 
@@ -74,6 +82,14 @@ def _params(builtin: str, field: str | None, extra: dict) -> Params:
     return Params({**values, **extra})
 
 
+def block_input(builtin: str, label: str) -> int | None:
+    """In a GGML column, the input of `builtin` that holds the blocks (None: not a GGML
+    column, -1: the loader refuses GGML blocks anywhere in this builtin)."""
+    if DTYPES[label][0] not in ggml_blocks.FORMATS:
+        return None
+    return next((pos for (name, pos) in BLOCK_USES if name == builtin), -1)
+
+
 class _Operands:
     """Adds the operands of one probe graph for the dtype column `label`."""
 
@@ -82,6 +98,16 @@ class _Operands:
         self.type_name, self.dtype, quantized = DTYPES[label]
         self.quant = Quantization(np.array([0.5], np.float32), np.array([0], np.int64)) \
             if quantized else None
+
+    def blocks(self, shape: tuple[int, ...]) -> int:
+        """A GGML constant of `shape` with its last dimension made one whole block."""
+        i = len(self.graph.operands)
+        shape = (*shape[:-1], ggml_blocks.QK)
+        data = ggml_blocks.quantize(ggml_blocks.block_format(self.type_name),
+                                    np.zeros(shape, np.float32))
+        self.graph.operands[i] = Operand(index=i, name=f"t{i}", shape=shape, dtype=None,
+                                         type_name=self.type_name, data=data)
+        return i
 
     def add(self, shape, dtype, quant=None, data=None, variable=False) -> int:
         i = len(self.graph.operands)
@@ -149,9 +175,10 @@ def synthetic(builtin: str, label: str) -> tuple[Operation, Graph]:
         (op_probes.D(),) * N_INPUTS, (op_probes.O(),))
     graph = Graph(name="probe")
     make = _Operands(graph, label)
+    blocks_at = block_input(builtin, label)
     inputs: list[int] = []
-    for slot in probe.inputs:
-        inputs.append(make.input(slot, inputs))
+    for pos, slot in enumerate(probe.inputs):
+        inputs.append(make.blocks(slot.shape) if pos == blocks_at else make.input(slot, inputs))
     outputs = [make.output(slot) for slot in probe.outputs]
     graph.inputs = [i for i in inputs if i >= 0 and not graph.operands[i].is_constant
                     and not graph.operands[i].is_variable]
@@ -179,6 +206,8 @@ def supported_dtypes(backend, builtin: str) -> list[str]:
     """The dtype labels for which `backend` accepts a `builtin` op."""
     labels = []
     for label in DTYPES:
+        if block_input(builtin, label) == -1:
+            continue                # a model with GGML blocks here does not load
         op, graph = synthetic(builtin, label)
         try:
             ok, _ = backend.config.supports(op, graph)
@@ -203,7 +232,10 @@ def render() -> str:
         "per-channel int8 weights, `q-u8` per-tensor uint8, `q-i16` per-channel int8 with int64",
         "bias), int32 indices, and the real output types (bool for comparisons, int32 for",
         "ArgMax/ArgMin and TopK indices); the dtype column is the type of the data tensors",
-        "(`q-` marks a quantized tensor). A builtin without a probe gets "
+        "(`q-` marks a quantized tensor; in a `g-` column the input that may hold Circle's GGML",
+        "blocks, FULLY_CONNECTED's weights or GATHER's params, is a constant of that type and",
+        "the other data tensors are float32: models with GGML blocks anywhere else do not",
+        "load). A builtin without a probe gets "
         f"{N_INPUTS} inputs and one output",
         "of that dtype, so its row may understate support. The option values are the schema's",
         "defaults with the probe's overrides. Do not edit by hand; `tests/test_op_table.py` fails",

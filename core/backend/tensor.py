@@ -18,6 +18,7 @@ class ITensor(ABC):
         self.name = operand.name
         self.shape: tuple[int, ...] = tuple(operand.shape)
         self.dtype: np.dtype | None = operand.dtype
+        self.type_name = operand.type_name     # the schema's name ("GGML_Q4_0" has no dtype)
         self.quant: Quantization | None = operand.quant
         self.is_constant = operand.is_constant
         self.is_dynamic = operand.dynamic    # shape (and buffer) decided at run time
@@ -50,8 +51,8 @@ class HostTensor(ITensor):
     def __init__(self, operand: Operand) -> None:
         super().__init__(operand)
         self._buffer: np.ndarray | None = None
-        if operand.is_constant and operand.dtype is not None:
-            self._buffer = operand.data
+        if operand.is_constant and (operand.dtype is not None or operand.is_block_quantized):
+            self._buffer = operand.data       # GGML blocks: rows of bytes (ggml_blocks)
         self.offset: int | None = None     # position in the arena, set by the memory planner
         self.planned_shape = self.shape    # the compile-time shape the arena slot holds
         self._arena: np.ndarray | None = None

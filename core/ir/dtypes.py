@@ -1,10 +1,18 @@
-"""Tensor element types: the schema's TensorType codes and their NumPy dtypes."""
+"""Tensor element types: the schema's TensorType codes and their NumPy dtypes.
+
+Circle adds negative codes; of those, GGML's block-quantized types (GGML_Q4_0 .. GGML_Q8_1) are
+read: their tensors have a logical shape and hold blocks of 32 values
+(core/quant/ggml_blocks.py), so NumPy has no dtype for them."""
 from __future__ import annotations
 
 import numpy as np
 
 # TensorType code -> (schema name, numpy dtype or None when NumPy has no such type)
 TENSOR_TYPES: dict[int, tuple[str, np.dtype | None]] = {
+    -5: ("GGML_Q8_1", None),               # Circle only: GGML blocks of 32 values
+    -4: ("GGML_Q8_0", None),
+    -3: ("GGML_Q4_1", None),
+    -2: ("GGML_Q4_0", None),
     0: ("FLOAT32", np.dtype(np.float32)),
     1: ("FLOAT16", np.dtype(np.float16)),
     2: ("INT32", np.dtype(np.int32)),
@@ -25,6 +33,9 @@ TENSOR_TYPES: dict[int, tuple[str, np.dtype | None]] = {
     17: ("INT4", None),
     18: ("BFLOAT16", None),
 }
+
+#: The block-quantized (GGML) type names: constants of whole 32-value blocks, Circle only.
+BLOCK_TYPES = frozenset({"GGML_Q4_0", "GGML_Q4_1", "GGML_Q8_0", "GGML_Q8_1"})
 
 
 def type_name(code: int) -> str:

@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .dtypes import BLOCK_TYPES
 
 QUANTIZED_DTYPES = frozenset(np.dtype(t) for t in (np.int8, np.uint8, np.int16))
 
@@ -53,6 +54,12 @@ class Operand:
     def is_quantized(self) -> bool:
         """An int8/uint8/int16 tensor with a scale and zero point (not a plain integer one)."""
         return self.quant is not None and self.dtype in QUANTIZED_DTYPES
+
+    @property
+    def is_block_quantized(self) -> bool:
+        """A GGML block-quantized constant (type GGML_Q4_0 .. GGML_Q8_1): `data` holds its
+        blocks as bytes, one row of blocks per last-axis row (core/quant/ggml_blocks.py)."""
+        return self.type_name in BLOCK_TYPES
 
     @property
     def num_elements(self) -> int:

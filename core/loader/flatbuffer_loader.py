@@ -3,6 +3,11 @@
 The file is trusted only after checking: identifier, root offset, every vector length against
 the file size, every index against its table, and every constant buffer against its shape.
 Python's flatbuffers accessors raise on out-of-range reads; those become ModelLoadError too.
+
+Circle's GGML block-quantized tensors (GGML_Q4_0 .. GGML_Q8_1, core/quant/ggml_blocks.py) are
+constants whose buffer holds exactly the blocks of their logical shape; their data is kept as
+bytes, one row of blocks per last-axis row. They may be only what onert reads them as:
+FULLY_CONNECTED weights and GATHER params (BLOCK_USES); anywhere else the model fails to load.
 """
 from __future__ import annotations
 
@@ -14,10 +19,14 @@ import numpy as np
 from ...errors import ModelLoadError
 from ..ir import Graph, Model, Operand, Operation, Params, Quantization, ir_type_of
 from ..ir.dtypes import numpy_dtype, type_name
+from ..quant import ggml_blocks
 from .schema import (CIRCLE, EMPTY_TABLE, SCHEMAS, TFLITE, Schema, options_table,
                      read_table_fields, vector)
 
 MAX_BYTES = 2**63 - 1     # no tensor can be larger: sizes are int64 everywhere downstream
+#: (builtin, input position) where a GGML block-quantized tensor may appear (onert's cpu backend)
+BLOCK_USES = {("FULLY_CONNECTED", 1): "FULLY_CONNECTED weights (input 1)",
+              ("GATHER", 0): "GATHER params (input 0)"}
 
 _PARSE_ERRORS = (struct.error, IndexError, ValueError, TypeError, OverflowError, KeyError,
                  AttributeError, UnicodeDecodeError, RecursionError, MemoryError)
@@ -107,7 +116,25 @@ class _Reader:
         for oi in range(self.count(sg.OperatorsLength(), 4, f"{where} operators vector")):
             g.operations[oi] = self._operator(sg.Operators(oi), oi, where, opcodes, n_t, n_sg)
         self._check_writers(g, where)
+        self._check_block_uses(g, where)
         return g
+
+    def _check_block_uses(self, g: Graph, where: str) -> None:
+        """GGML tensors are constants read as BLOCK_USES says, never subgraph inputs/outputs."""
+        valid = " and ".join(BLOCK_USES.values())
+        for t in (*g.inputs, *g.outputs):
+            o = g.operands[t]
+            if o.is_block_quantized:
+                raise self.fail(f"{where} tensor {t} ({o.name!r}, {o.type_name}) is an input or "
+                                f"output of the subgraph; GGML block-quantized tensors are "
+                                f"constants, read only as {valid}")
+        for oi, op in g.operations.items():
+            for pos, t in enumerate(op.inputs):
+                o = g.operands[t] if t >= 0 else None
+                if o is not None and o.is_block_quantized and (op.builtin, pos) not in BLOCK_USES:
+                    raise self.fail(f"{where} operator {oi} ({op.name}) reads {o.type_name} "
+                                    f"tensor {t} ({o.name!r}) as input {pos}; GGML "
+                                    f"block-quantized tensors are read only as {valid}")
 
     def _check_writers(self, g: Graph, where: str) -> None:
         """Every tensor is written at most once, never a subgraph input, never a constant."""
@@ -159,7 +186,9 @@ class _Reader:
         sparsity = self._sparsity(t.Sparsity())
         if sparsity is not None:
             op.sparsity = sparsity
-        if data is not None and data.size and dtype is not None:
+        if op.is_block_quantized:
+            op.data = self._blocks(op, data, where)
+        elif data is not None and data.size and dtype is not None:
             need = op.num_elements * dtype.itemsize
             if sparsity is None:
                 if data.size < need:
@@ -174,6 +203,26 @@ class _Reader:
         elif data is not None and data.size:
             op.data = data      # STRING and other raw types: keep the bytes
         return op
+
+    def _blocks(self, op: Operand, data: np.ndarray | None, where: str) -> np.ndarray:
+        """A GGML tensor's data: exactly its blocks, as rows of bytes (shape[:-1] + row bytes)."""
+        what = f"{where} ({op.name!r}, {op.type_name})"
+        if self.schema is not CIRCLE:
+            raise self.fail(f"{what}: GGML block-quantized types exist in Circle models only")
+        fmt = ggml_blocks.block_format(op.type_name)
+        problem = ggml_blocks.shape_problem(fmt, op.shape)
+        if problem is None and op.sparsity is not None:
+            problem = "it is sparse (a GGML tensor holds all its blocks)"
+        if problem is None and (data is None or not data.size):
+            problem = "it has no data (GGML block-quantized tensors are constants)"
+        if problem is not None:
+            raise self.fail(f"{what} has shape {op.shape}: {problem}")
+        need = ggml_blocks.nbytes(fmt, op.shape)
+        if data.size != need:
+            raise self.fail(f"{what} has a {data.size}-byte buffer; its shape {op.shape} holds "
+                            f"{need // fmt.block_bytes} blocks of {fmt.block_bytes} bytes "
+                            f"({need} bytes)")
+        return data.reshape(*op.shape[:-1], ggml_blocks.row_bytes(fmt, op.shape[-1]))
 
     def _sparsity(self, sp: Any) -> dict | None:
         if sp is None:

@@ -4,7 +4,9 @@
 An op is *quantized* when its data input is an int8/uint8/int16 tensor with quantization
 parameters (TFLite's quantized kernels), and *hybrid* when it takes a float32 input and int8
 constant weights with a scale (the converter's dynamic-range quantization, TFLite's hybrid
-kernels). The names of the predicates are what `docs/ops.md` and `explain()` show."""
+kernels). Circle's GGML forms read block-quantized constants (core/quant/ggml_blocks.py):
+FULLY_CONNECTED's weights (`ggml_weights`) and GATHER's params (`ggml_params`). The names of
+the predicates are what `docs/ops.md` and `explain()` show."""
 from __future__ import annotations
 
 from typing import Callable
@@ -73,5 +75,21 @@ def int8_table(op: Operation, graph: Graph) -> bool:
             and graph.operands[op.inputs[1]].quant is not None)
 
 
+def _block_input(op: Operation, graph: Graph, index: int) -> bool:
+    return (len(op.inputs) > index and op.inputs[index] >= 0
+            and graph.operands[op.inputs[index]].is_block_quantized)
+
+
+def ggml_weights(op: Operation, graph: Graph) -> bool:
+    """FULLY_CONNECTED's weights (input 1) are GGML blocks."""
+    return _block_input(op, graph, 1)
+
+
+def ggml_params(op: Operation, graph: Graph) -> bool:
+    """GATHER's params (input 0) are GGML blocks."""
+    return _block_input(op, graph, 0)
+
+
 __all__ = ["QUANTIZED_DTYPES", "is_quantized", "is_8bit_quantized", "quantized", "quantized_input",
-           "quantized_8bit", "hybrid", "hybrid_weights", "int8_table"]
+           "quantized_8bit", "hybrid", "hybrid_weights", "int8_table", "ggml_weights",
+           "ggml_params"]

@@ -20,21 +20,26 @@ builtin resolver's registration) as it runs on x86, verified against the interpr
   from zero, accumulating in int64 (`reference`, `effective`).
 Weights zero points are ignored per-channel (TFLite's FullyConnectedPerChannel assumes 0).
 
+Circle's GGML form (`GgmlFullyConnectedBase`): float32 input and output, constant weights of
+GGML blocks (GGML_Q4_0 .. GGML_Q8_1), the product GGML's CPU matrix product computes (onert's
+cpu backend runs ggml_mul_mat): the input quantized per 32-value block, exact integer block
+dots (core/quant/ggml_blocks.py).
+
 Kernels: cpu backends/cpu/ops/fully_connected.py (float), quant/qfully_connected.py
-(quantized), hybrid_fully_connected.py (hybrid); acl_neon ops/fully_connected.py; acl_cl
-ops/fully_connected.py.
+(quantized), hybrid_fully_connected.py (hybrid), ggml.py (GGML); acl_neon
+ops/fully_connected.py, ops/ggml.py; acl_cl ops/fully_connected.py.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from ..ir import Graph, Operation
-from ..quant import qmath
-from .base import CLAMPS, OpKernel, activation
+from ..quant import ggml_blocks, qmath
+from .base import CLAMPS, F32, OpKernel, activation
 from .forms import is_quantized
 from .quant_base import I8, I16, U8, QuantOpKernel
 
-I32, I64 = np.dtype(np.int32), np.dtype(np.int64)
+I32, I64, FLOAT32 = np.dtype(np.int32), np.dtype(np.int64), np.dtype(np.float32)
 
 
 def fc_multipliers(s_in: float, w_scales: np.ndarray, s_out: float) -> np.ndarray:
@@ -124,4 +129,47 @@ class QFullyConnectedBase(QuantOpKernel):
             self.m, self.s = qmath.quantize_multiplier(fc_multipliers(s_in, ws, s_out))
 
 
-__all__ = ["fc_multipliers", "FullyConnectedBase", "QFullyConnectedBase"]
+class GgmlFullyConnectedBase(OpKernel):
+    """FULLY_CONNECTED with GGML block weights [units, depth] (Circle): float32 input flattened
+    to rows of depth, float32 output, the product of GGML's mul_mat (module doc), then an
+    optional float32 bias [units] and the fused activation. onert runs this form with the
+    weights GGML_Q4_0 or GGML_Q8_0, no bias (a constant all-zero one is dropped) and (its ggml
+    backend) no activation; the bias, the activations and the Q4_1 / Q8_1 weights here are
+    this runtime's extension. validate() leaves `fmt` (ggml_blocks.BlockFormat), `units`,
+    `depth` and `act`."""
+
+    dtypes = F32        # the input's
+
+    @classmethod
+    def supports(cls, op: Operation, graph: Graph) -> tuple[bool, str]:
+        ok, why = super().supports(op, graph)
+        if not ok:
+            return ok, why
+        ops = graph.operands
+        w = ops[op.inputs[1]]
+        if len(w.shape) != 2:
+            return False, f"GGML FullyConnected weights must be 2-D [units, depth], not {w.shape}"
+        b = op.inputs[2] if len(op.inputs) > 2 else -1
+        if b >= 0 and ops[b].dtype != FLOAT32:
+            return False, f"GGML FullyConnected takes a float32 bias, not {ops[b].type_name}"
+        if ops[op.outputs[0]].dtype != FLOAT32:
+            return False, (f"GGML FullyConnected writes float32, not "
+                           f"{ops[op.outputs[0]].type_name}")
+        return True, ""
+
+    def validate(self) -> None:
+        x, w = self.inputs[0], self.inputs[1]
+        self.fmt = ggml_blocks.block_format(w.type_name)
+        self.units, self.depth = int(w.shape[0]), int(w.shape[1])
+        if int(np.prod(x.shape)) % self.depth:
+            raise self.fail(f"input {x.shape} cannot be flattened to rows of {self.depth}")
+        if self.op.params.get("weights_format", "DEFAULT") != "DEFAULT":
+            raise self.fail("GGML weights have no shuffled format")
+        bias = self.inputs[2] if len(self.inputs) > 2 else None
+        if bias is not None and int(np.prod(bias.shape)) != self.units:
+            raise self.fail(f"bias has {int(np.prod(bias.shape))} values for {self.units} units")
+        self.act = activation(self.op.params.fused_activation_function)
+
+
+__all__ = ["fc_multipliers", "FullyConnectedBase", "QFullyConnectedBase",
+           "GgmlFullyConnectedBase"]

@@ -1,7 +1,7 @@
 """GATHER, GATHER_ND and EMBEDDING_LOOKUP of float tables (parameters, checks and GATHER's
 geometry: core/ops/gather.py). Indices are read in every run; out-of-range indices fail the
 run, as they fail TFLite's invoke. Hybrid EMBEDDING_LOOKUP (int8 tables):
-backends/cpu/ops/hybrid_embedding_lookup.py."""
+backends/cpu/ops/hybrid_embedding_lookup.py; GATHER of GGML blocks: ggml.py."""
 from __future__ import annotations
 
 import numpy as np
@@ -20,11 +20,7 @@ class GatherLayer(GatherBase):
             self.oi = np.arange(self.outer)[None, :, None]
 
     def run(self) -> None:
-        idx = self.inputs[1].buffer
-        if idx.size and (idx.min() < 0 or idx.max() >= self.limit):
-            raise ValueError(f"gather index out of range [0, {self.limit}): "
-                             f"{idx.min()}..{idx.max()}")
-        idx = idx.reshape(self.batch, self.n_idx)
+        idx = self.indices()       # [batch, n_idx], checked
         if self.batch == 1:
             np.take(self.src[0], idx[0], axis=1, out=self.dst[0], mode="clip")
         elif self.batch:

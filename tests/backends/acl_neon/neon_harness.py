@@ -23,13 +23,19 @@ def neon_isas(*groups: str) -> list[str]:
 ISAS = neon_isas("quant")
 
 
-@pytest.fixture(params=ISAS or ["none"])
-def isa(request):
-    """Runs the test with the native kernels capped at each ISA level, restored afterwards."""
-    before = native.active_isa()
-    native.set_isa(request.param)
-    yield request.param
-    native.set_isa(before)
+def isa_fixture(*groups: str):
+    """A fixture running the test with the native kernels capped at each ISA level of the
+    modules of `groups` (restored afterwards); the quantized tests' `isa` is this for "quant"."""
+    @pytest.fixture(params=neon_isas(*groups) or ["none"])
+    def isa(request):
+        before = native.active_isa()
+        native.set_isa(request.param)
+        yield request.param
+        native.set_isa(before)
+    return isa
+
+
+isa = isa_fixture("quant")
 
 
 def check_threads(model: bytes, inputs, threads=(1, 2), backends="acl_neon") -> None:
