@@ -28,6 +28,7 @@ import time
 import numpy as np
 
 from onert_py.backends.acl_neon import native
+from onert_py.core.exec import native as rt
 from onert_py.core.quant import ggml_blocks
 
 MIB = 1 << 20
@@ -50,8 +51,9 @@ def bandwidth_probes(threads: int, nbytes: int):
     def dot():
         with threadpool_limits(threads):
             a.dot(b)
+    copy = core.BytesPlan(a.nbytes).bind(rt._native.slot(a), rt._native.slot(c), threads)
     return {"numpy copy": (2 * nbytes, lambda: np.copyto(c, a)),
-            "native copy": (2 * nbytes, lambda: core.copy(a, c, threads)),
+            "native copy": (2 * nbytes, lambda: rt.run_step(copy)),
             "numpy read": (2 * nbytes, dot)}
 
 
@@ -102,7 +104,8 @@ def main() -> None:
         for isa in isas:
             for t, w in mats.items():
                 plan = lib.FcPlan(w, t, args.rows, args.depth, None, 1, -np.inf, np.inf)
-                runs[(isa, t, "kernel")] = (w.nbytes, lambda p=plan: p.run(x, y, threads))
+                step = plan.bind(rt._native.slot(x), rt._native.slot(y), threads)
+                runs[(isa, t, "kernel")] = (w.nbytes, lambda s=step: rt.run_step(s))
                 if args.session:
                     runs[(isa, t, "session")] = (w.nbytes, session_runner(
                         t, w, args.rows, args.depth, threads))

@@ -19,6 +19,9 @@ from .gemm import bias_array
 class GgmlFullyConnectedLayer(NeonMixin, GgmlFullyConnectedBase):
     native_group = "ggml"
 
+    def plan_operands(self) -> list:
+        return [self.inputs[0], self.outputs[0]]
+
     @classmethod
     def supports(cls, op: Operation, graph: Graph) -> tuple[bool, str]:
         ok, why = super().supports(op, graph)
@@ -45,7 +48,11 @@ class GgmlFullyConnectedLayer(NeonMixin, GgmlFullyConnectedBase):
 class GgmlGatherLayer(NeonMixin, GgmlGatherBase):
     native_group = "ggml"
 
-    def run(self) -> None:
-        self.lib.gather(self.inputs[0].buffer, self.fmt.name, self.inputs[1].buffer,
-                        self.outputs[0].buffer, self.batch, self.outer, self.limit, self.n_idx,
-                        self.inner // QK, self.threads)
+    def prepare(self) -> None:
+        super().prepare()
+        self.plan = self.lib.GatherPlan(self.fmt.name, self.batch, self.outer, self.limit,
+                                        self.n_idx, self.inner // QK,
+                                        self.inputs[1].dtype.itemsize == 8)
+
+    def plan_operands(self) -> list:
+        return [self.inputs[0], self.inputs[1], self.outputs[0]]

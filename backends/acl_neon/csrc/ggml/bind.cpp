@@ -1,5 +1,6 @@
 // Module _ggml: FULLY_CONNECTED with GGML block-quantized weights (FcPlan: the weights read in
-// place, the activations quantized into a buffer of the plan) and GATHER of block rows.
+// place, the activations quantized into a buffer of the plan) and GATHER of block rows
+// (GatherPlan), bound to slots as native steps (plan.bind(slots..., threads)).
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
@@ -11,6 +12,10 @@
 
 namespace py = pybind11;
 using namespace onert_neon;
+using onert_rt::in;
+using onert_rt::out;
+using onert_rt::Slot;
+using onert_rt::StepError;
 
 namespace {
 
@@ -37,7 +42,7 @@ struct FcPlan {
   py::array weights;
   std::vector<float> bias;
   GgmlFcArgs args{};
-  GgmlActs acts;
+  mutable GgmlActs acts;      // the activations quantized per block: scratch of one run
 
   FcPlan(py::array w, const std::string& type, int64_t units, int64_t depth, py::object b,
          int64_t rows, float lo, float hi)
@@ -56,46 +61,56 @@ struct FcPlan {
       bias.assign(bp, bp + units);
     }
     args.bias = bias.empty() ? nullptr : bias.data();
-    args.acts = &acts;
     args.lo = lo;
     args.hi = hi;
   }
 
-  void run(py::array x, py::array y, int threads) {
-    const float* xp = in_buffer<float>(x, "input", args.M * args.K);
-    args.y = out_buffer<float>(y, "output", args.M * args.N);
-    py::gil_scoped_release release;
-    ggml_quantize_acts(xp, args.M, args.K, args.type, acts, threads);
-    ggml_fc(args, threads);
+  void exec(const Slot* x, const Slot* y, int threads) const {
+    const float* xp = in<float>(x, args.M * args.K, "input");
+    GgmlFcArgs a = args;
+    a.y = out<float>(y, args.M * args.N, "output");
+    a.acts = &acts;
+    ggml_quantize_acts(xp, a.M, a.K, a.type, acts, threads);
+    ggml_fc(a, threads);
   }
 };
 
-template <class Index>
-int64_t gather_as(const GgmlGatherArgs& a, py::array& idx, int threads) {
-  const Index* ip = in_buffer<Index>(idx, "indices", a.batch * a.n_idx);
-  py::gil_scoped_release release;
-  return ggml_gather(a, ip, threads);
-}
+// GATHER of block rows: params (uint8 blocks), indices (int32 or int64), output float32.
+struct GatherPlan {
+  GgmlGatherArgs a{};
+  bool wide;
+  int64_t param_bytes, out_count;
 
-void gather(py::array params, const std::string& type, py::array idx, py::array out,
-            int64_t batch, int64_t outer, int64_t limit, int64_t n_idx, int64_t row_blocks,
-            int threads) {
-  GgmlGatherArgs a{type_of(type), nullptr, batch, outer, limit, n_idx, row_blocks, nullptr};
-  if (batch < 0 || outer < 0 || limit < 0 || n_idx < 0 || row_blocks < 0)
-    throw py::value_error("gather: negative size");
-  a.params = blocks_of(params, "params",
-                       batch * outer * limit * row_blocks * ggml_block_bytes(a.type));
-  a.out = out_buffer<float>(out, "output", batch * outer * n_idx * row_blocks * kGgmlBlock);
-  const bool wide = idx.itemsize() == 8;
-  const int64_t bad = wide ? gather_as<int64_t>(a, idx, threads)
-                           : gather_as<int32_t>(a, idx, threads);
-  if (bad >= 0) {
-    const int64_t value = wide ? static_cast<const int64_t*>(idx.data())[bad]
-                               : static_cast<const int32_t*>(idx.data())[bad];
-    throw py::value_error("gather index " + std::to_string(value) + " out of range [0, " +
-                          std::to_string(limit) + ")");
+  GatherPlan(const std::string& type, int64_t batch, int64_t outer, int64_t limit,
+             int64_t n_idx, int64_t row_blocks, bool wide_)
+      : wide(wide_) {
+    a = GgmlGatherArgs{type_of(type), nullptr, batch, outer, limit, n_idx, row_blocks,
+                       nullptr};
+    if (batch < 0 || outer < 0 || limit < 0 || n_idx < 0 || row_blocks < 0)
+      throw py::value_error("gather: negative size");
+    param_bytes = batch * outer * limit * row_blocks * ggml_block_bytes(a.type);
+    out_count = batch * outer * n_idx * row_blocks * kGgmlBlock;
   }
-}
+
+  template <class Index>
+  void gather_as(GgmlGatherArgs g, const Slot* idx, int threads) const {
+    const Index* ip = in<Index>(idx, g.batch * g.n_idx, "indices");
+    const int64_t bad = ggml_gather(g, ip, threads);
+    if (bad >= 0)
+      throw StepError("gather index " + std::to_string(static_cast<int64_t>(ip[bad])) +
+                      " out of range [0, " + std::to_string(g.limit) + ")");
+  }
+
+  void exec(const Slot* params, const Slot* idx, const Slot* y, int threads) const {
+    GgmlGatherArgs g = a;
+    g.params = in<uint8_t>(params, param_bytes, "params");
+    g.out = out<float>(y, out_count, "output");
+    if (wide)
+      gather_as<int64_t>(g, idx, threads);
+    else
+      gather_as<int32_t>(g, idx, threads);
+  }
+};
 
 py::array_t<float> dequantize(py::array blocks, const std::string& type) {
   const GgmlType t = type_of(type);
@@ -116,10 +131,12 @@ PYBIND11_MODULE(_ggml, m) {
                     float, float>(),
            py::arg("weights"), py::arg("type"), py::arg("units"), py::arg("depth"),
            py::arg("bias"), py::arg("rows"), py::arg("lo"), py::arg("hi"))
-      .def("run", &FcPlan::run, py::arg("x"), py::arg("y"), py::arg("threads") = 1);
-  m.def("gather", &gather, py::arg("params"), py::arg("type"), py::arg("indices"),
-        py::arg("out"), py::arg("batch"), py::arg("outer"), py::arg("limit"), py::arg("n_idx"),
-        py::arg("row_blocks"), py::arg("threads") = 1);
+      .def("bind", &bind_plan<FcPlan, 2>, "bind(x, y, threads): the step");
+  py::class_<GatherPlan>(m, "GatherPlan")
+      .def(py::init<const std::string&, int64_t, int64_t, int64_t, int64_t, int64_t, bool>(),
+           py::arg("type"), py::arg("batch"), py::arg("outer"), py::arg("limit"),
+           py::arg("n_idx"), py::arg("row_blocks"), py::arg("wide"))
+      .def("bind", &bind_plan<GatherPlan, 3>, "bind(params, indices, y, threads): the step");
   m.def("dequantize", &dequantize, py::arg("blocks"), py::arg("type"),
         "blocks (uint8, whole blocks) as float32 values, GGML's dequantize_row_*");
 }
