@@ -185,9 +185,9 @@ class OnertPredictor:
 
     # ---- resizing ----------------------------------------------------------------------
     def _try_resize(self, rows: int) -> None:
-        """Compile for `rows` rows per run if the model allows it; remember whether it did."""
-        if rows == self.model_batch:
-            self.resizable = False
+        """Compile for `rows` rows per run if the model allows it; remember whether it did
+        (no more rows than the model's own batch: nothing to try yet)."""
+        if rows <= self.model_batch:
             return
         try:
             self._resize(rows)
