@@ -99,7 +99,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--models", nargs="+", default=list(DEFAULT_MODELS), metavar="NAME_OR_FILE",
-                   help=f"model files, or names in {MODELS_DIR} (default: {' '.join(DEFAULT_MODELS)})")
+                   help=f"model files, or names in {MODELS_DIR} "
+                   f"(default: {' '.join(DEFAULT_MODELS)})")
     p.add_argument("--backends", nargs="+", default=["acl_neon;cpu"],
                    help='backend strings, one set of rows each (default "acl_neon;cpu")')
     p.add_argument("--workers", nargs="+", type=int, default=[1, 2], help="default: 1 2")
@@ -275,8 +276,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                          + " | ".join(f"{c.get(g, 0.0):.2f}" for g in CpuShares.GROUPS) + " |")
     lines += ["", "Ray cells: steady rows/s, between the first batch's start and the last "
               "batch's end inside the workers (start-up excluded; end-to-end seconds include it). "
-              "On a shared machine figures are noisy: the CPU each group of processes used during each "
-              "cell (driver, Ray workers, Ray services, other) is in --json as cpu_cores."]
+              "The CPU table covers each Ray cell's whole run, start-up included; each "
+              "worker's busy and on-CPU shares of the steady window are in --json (workers). "
+              "On a shared machine figures are noisy."]
     print("\n".join(lines))
     if args.json:
         with open(args.json, "w") as f:

@@ -11,10 +11,10 @@ docs/ray.md: starting a cluster, running a job on it, and what scales.
 from __future__ import annotations
 
 try:
-    import ray  # noqa: F401
     import ray.data  # noqa: F401
 except ImportError as e:        # pragma: no cover - depends on the installation
-    raise ImportError(f"onert_py.ray needs Ray Data: pip install \"onert_py[ray]\" ({e})") from e
+    raise ModuleNotFoundError(f"onert_py.ray needs Ray Data: pip install \"onert_py[ray]\" "
+                              f"({e})", name=e.name) from e
 
 from .data import predict
 from .predictor import OnertPredictor, RowInputError

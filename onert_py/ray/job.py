@@ -162,7 +162,8 @@ def image_dataset(folder: str, inputs: list[TensorInfo],
                           batch_format="numpy", num_cpus=0), len(files)
 
 
-def pixel_range(info: TensorInfo, image_range: tuple[float, float] | None) -> tuple[float, float] | None:
+def pixel_range(info: TensorInfo,
+                image_range: tuple[float, float] | None) -> tuple[float, float] | None:
     """The real values pixels 0 and 255 stand for (None: the raw pixels, for a plain uint8
     input)."""
     if image_range is not None:

@@ -59,7 +59,8 @@ class OnertPredictor:
     always). `keep_columns`: the batch's columns returned next to the outputs (None: all).
     """
 
-    def __init__(self, model: str | os.PathLike | bytes, backends: str | Sequence[str] | None = None,
+    def __init__(self, model: str | os.PathLike | bytes,
+                 backends: str | Sequence[str] | None = None,
                  config: str | os.PathLike | Mapping[str, Any] | None = None, *,
                  batch_size: int | None = None, id_column: str | None = None,
                  keep_columns: Sequence[str] | None = None) -> None:
@@ -117,7 +118,8 @@ class OnertPredictor:
                          f"given are {sorted(batch)}, the model's inputs "
                          f"{[i.name for i in self.inputs]}")
 
-    def row(self, value: Any, info: TensorInfo, k: int | None = None, ids: Any = None) -> np.ndarray:
+    def row(self, value: Any, info: TensorInfo, k: int | None = None,
+            ids: Any = None) -> np.ndarray:
         """One sample of input `info` as an array of the model's dtype and per-sample shape.
         If it does not fit: a RowInputError naming row `k` of a batch (and its id), or with
         k None an InputError about "the sample"."""
@@ -161,7 +163,8 @@ class OnertPredictor:
                 self._resize(before)
         rows = self.rows_per_run
         if k > rows:
-            parts = [self._run_rows(arrays, s, min(stop, s + rows)) for s in range(start, stop, rows)]
+            parts = [self._run_rows(arrays, s, min(stop, s + rows))
+                     for s in range(start, stop, rows)]
             return [np.concatenate(p) for p in zip(*parts)]
         chunk = [a[start:stop] for a in arrays]
         if k < rows:                       # pad with copies of the last row

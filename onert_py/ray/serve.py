@@ -42,7 +42,8 @@ BATCH_HEADER = "X-Onert-Batch-Rows"
 class OnertDeployment:
     """One Session per replica, answering HTTP requests (JSON or NumPy) and handle calls."""
 
-    def __init__(self, model: str | os.PathLike | bytes, backends: str | Sequence[str] | None = None,
+    def __init__(self, model: str | os.PathLike | bytes,
+                 backends: str | Sequence[str] | None = None,
                  config: str | os.PathLike | Mapping[str, Any] | None = None, *,
                  max_batch_size: int = 16, batch_wait_timeout_s: float = 0.01) -> None:
         self.predictor = OnertPredictor(model, backends=backends, config=config,

@@ -110,7 +110,8 @@ def test_predictor_errors_name_the_row_and_what_fits():
                        r"\(5,\), expected \(4,\)") as e:
         p({"id": np.array([7, 8, 9]), "a": ragged, "b": np.zeros((3, 4), np.float32)})
     assert (e.value.row, e.value.row_id) == (1, 8)
-    with pytest.raises(onert_py.InputError, match=r"input 'b'.*expected dtype float32, got float64"):
+    with pytest.raises(onert_py.InputError,
+                       match=r"input 'b'.*expected dtype float32, got float64"):
         p({"id": np.arange(2), "a": np.zeros((2, 4), np.float32), "b": np.zeros((2, 4))})
     with pytest.raises(onert_py.InputError, match=r"nothing named 'b'.*inputs \['a', 'b'\]"):
         p({"a": np.zeros((2, 4), np.float32)})
