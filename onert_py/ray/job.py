@@ -9,10 +9,11 @@ image's file name) and one column per model output, each row a fixed-size list o
 output's values; a multi-dimensional output keeps its per-row shape in the field's metadata
 (``shape``, JSON).
 
-Images become the model's input type: pixels 0..255 map linearly onto [lo, hi] (``--image-range``;
-default [0, 1] for a float input, and for a quantized input the real range its scale and zero
-point cover), then are quantized with the input's parameters where it is quantized; a uint8
-input that is not quantized takes the pixels as they are.
+Images become the model's input type: pixels 0..255 map linearly onto [lo, hi]
+(``--image-range``; default [0, 1] for a float input, and for a quantized input the real range
+its scale and zero point cover), then are quantized with the input's parameters where it is
+quantized (TFLite's rounding, halves away from zero); a uint8 input that is not quantized
+takes the pixels as they are.
 
 Without ``--ray-address`` a local Ray is started (and stopped at the end); with one, the job
 joins that cluster (``auto``, or ``HOST:6379``). The model file and config are read here and
@@ -33,6 +34,7 @@ import ray
 import ray.data
 from ray.data.extensions import ArrowTensorArray
 
+from ..core.quant.qmath import round_half_away
 from ..errors import InputError, OnertPyError
 from ..io_files import IOFileError
 from ..session import Session
@@ -202,7 +204,7 @@ def pixels_to_input(img: np.ndarray, info: TensorInfo,
         return real.astype(dt)
     q, ii = info.quantization, np.iinfo(dt)
     scale, zp = float(np.ravel(q["scale"])[0]), int(np.ravel(q["zero_point"])[0])
-    return np.clip(np.round(real / scale) + zp, ii.min, ii.max).astype(dt)
+    return np.clip(round_half_away(real / scale) + zp, ii.min, ii.max).astype(dt)
 
 
 # ---- output --------------------------------------------------------------------------------

@@ -19,7 +19,10 @@ import onert_py  # noqa: E402
 from builders.ray_models import add_mul_model  # noqa: E402
 from builders.small_models import conv_add_relu_model  # noqa: E402
 from onert_py.cli import main  # noqa: E402
-from onert_py.ray.job import run_job  # noqa: E402
+from onert_py.io_files import IOFileError  # noqa: E402
+from onert_py.ray.job import (arrow_column, pixel_range, pixels_to_input,  # noqa: E402
+                              read_arrays, run_job)
+from onert_py.tensorinfo import TensorInfo  # noqa: E402
 
 
 def save(path, data: bytes) -> str:
@@ -96,3 +99,42 @@ def test_malformed_rows_exit_2_naming_the_row(ray_local, tmp_path, capsys):
     assert err[-1].startswith("onert-run: error: RowInputError: row 0 of the batch (id 0): "
                               "input 'a' has shape (3,), expected (4,)"), err
     assert not out.exists() and not os.path.exists(f"{out}.partial")
+
+
+def test_input_files_rows_and_their_errors(tmp_path):
+    ins = [TensorInfo(n, (1, 4), np.dtype(np.float32)) for n in ("a", "b")]
+    a, b = np.zeros((3, 4), np.float32), np.ones((3, 4), np.float32)
+    np.savez(tmp_path / "keys.npz", **{"0": a, "1": b})          # onert-run's --load keys
+    got = read_arrays(str(tmp_path / "keys.npz"), ins)
+    assert [g.tolist() for g in got] == [a.tolist(), b.tolist()]
+    np.save(tmp_path / "one.npy", a)
+    assert read_arrays(str(tmp_path / "one.npy"), ins[:1])[0].tolist() == a.tolist()
+    with pytest.raises(IOFileError, match="a .npy file holds one array, the model has 2 inputs"):
+        read_arrays(str(tmp_path / "one.npy"), ins)
+    np.savez(tmp_path / "short.npz", a=a, b=b[:2])
+    with pytest.raises(IOFileError, match="the same number of rows"):
+        read_arrays(str(tmp_path / "short.npz"), ins)
+    np.savez(tmp_path / "names.npz", x=a, y=b)
+    with pytest.raises(IOFileError, match=r"expected the model's input names \['a', 'b'\]"):
+        read_arrays(str(tmp_path / "names.npz"), ins)
+
+
+def test_pixels_become_the_model_input_type():
+    img = np.array([[0, 128, 255]], np.uint8)
+    f32 = TensorInfo("x", (1, 1, 3, 1), np.dtype(np.float32))
+    np.testing.assert_array_equal(pixels_to_input(img, f32, pixel_range(f32, None)),
+                                  np.array([[0, 128, 255]], np.float32) / np.float32(255))
+    q = TensorInfo("x", (1, 1, 3, 1), np.dtype(np.int8), {"scale": 1 / 128, "zero_point": 0})
+    assert pixel_range(q, None) == (-1.0, 127 / 128)        # the real range int8 covers
+    img = np.array([[0, 100, 255]], np.uint8)               # -1, -0.2157 (x128: -27.6), 1
+    assert pixels_to_input(img, q, (-1.0, 1.0)).tolist() == [[-128, -28, 127]]
+    u8 = TensorInfo("x", (1, 1, 3, 1), np.dtype(np.uint8))
+    assert pixel_range(u8, None) is None
+    assert pixels_to_input(img, u8, None).tolist() == img.tolist()
+
+
+def test_parquet_columns_keep_rows_and_shapes():
+    col, meta = arrow_column(np.arange(3, dtype=np.int64))
+    assert col.to_pylist() == [0, 1, 2] and meta is None
+    col, meta = arrow_column(np.arange(12, dtype=np.float32).reshape(2, 3, 2))
+    assert col.to_pylist()[1] == [6, 7, 8, 9, 10, 11] and json.loads(meta[b"shape"]) == [3, 2]

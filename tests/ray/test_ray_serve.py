@@ -90,3 +90,10 @@ def test_bad_request_gets_400_naming_the_problem(url):
     assert "input 'a' has shape (3,), expected (4,)" in json.loads(e.value.read())["error"]
     np.testing.assert_array_equal(outs["sum"], np.full(4, 4, np.float32))
     np.testing.assert_array_equal(outs["prod"], np.full(4, 2, np.float32))
+
+
+def test_deployment_handle_takes_and_gives_arrays(url):
+    handle = serve.get_app_handle("default")
+    outs = handle.remote({"a": np.ones(4, np.float32), "b": np.full(4, 3, np.float32)}).result()
+    np.testing.assert_array_equal(outs["sum"], np.full(4, 5, np.float32))
+    np.testing.assert_array_equal(outs["prod"], np.full(4, 3, np.float32))
