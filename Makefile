@@ -11,7 +11,7 @@ venv: $(STAMP)
 $(STAMP): pyproject.toml setup.py
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip "setuptools>=77" wheel "pybind11>=2.12"
-	$(PY) -m pip install -q -e ".[test,bench,cl]"
+	$(PY) -m pip install -q -e ".[test,bench,cl,ray]"
 	# acl_cl needs an OpenCL device that builds kernels; where pip's PoCL cannot (a CPU its
 	# LLVM does not know), Debian's pocl-opencl-icd is installed (apt, as root)
 	$(PY) tools/opencl_check.py --ensure || true
