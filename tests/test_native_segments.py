@@ -156,11 +156,14 @@ def test_dataflow_and_parallel_match_linear(executor):
     assert_identical(got, step)
     for a, b in zip(want, got[1]):
         assert np.array_equal(a, b)
-    if executor == "Dataflow":
-        with onert_py.Session(model, backends="acl_neon;cpu",
-                              config={"executor": executor}) as sess:
-            sess.run(xs)
-            assert units_of(sess) is not None and units_of(sess).native_ops > 0
+    with onert_py.Session(model, backends="acl_neon;cpu", config={"executor": executor}) as sess:
+        sess.run(xs)
+        u = units_of(sess)
+        if executor == "Dataflow":
+            assert u is not None and u.native_ops > 0
+        else:          # a chain of the DAG on one backend: one segment on its worker
+            assert u is not None and max(len(m) for m in u.members) == 5
+            assert all(s is not None for s in u.segments)
 
 
 def test_set_input_shape_after_a_first_run_rebinds():

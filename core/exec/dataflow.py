@@ -8,7 +8,8 @@ for the ops that write what it reads, and for earlier readers of what it writes)
   static execution it runs that order as native segments, like Linear.
 * `ParallelExecutor` gives each backend one worker thread; the calling thread tracks the
   dependencies and hands every ready op to its backend's worker, so that ops of different
-  backends run at the same time. Memory is planned so that two tensors share bytes only when
+  backends run at the same time. In a static execution a chain of native ops on one backend
+  that the DAG links one to one goes to the worker as one native segment (`Chains`). Memory is planned so that two tensors share bytes only when
   the DAG orders all uses of one before the other is written.
 
 `Executor.execute()` decides whether this run goes the dynamic way and calls `_run`.
@@ -146,19 +147,50 @@ class ParallelExecutor(_DagExecutor):
             _stop(self._queues, self._threads, join=True)
         self._queues, self._threads, self._finalizer = {}, [], None
 
+    def chains(self) -> "Chains":
+        """The static execution's units (built once; again after a dynamic run): each chain
+        of native steps on one backend that the DAG links one to one (each the only
+        successor of the one before and the only predecessor of the one after) runs as one
+        Segment on that backend's worker; every other step alone."""
+        if self._units is None:
+            self._units = Chains(self.steps, self.dag, self._backend_of)
+        return self._units
+
+    def _run_chain(self, u: int, dynamic: bool) -> None:
+        """A worker's task in a static run: unit u of `chains()`."""
+        c = self._units
+        seg, members = c.segments[u], c.members[u]
+        if seg is None:
+            self.run_step(self.steps[members[0]], False)
+            return
+        failed = seg.run()
+        if failed >= 0:
+            raise self.failure(self.steps[members[failed]], RuntimeError(seg.error))
+
     def _run(self, dynamic: bool) -> None:
         if not self._queues:
             self._start()
+        if not dynamic and not self._dyn_tensors and self.tracer is None and self.segments:
+            c = self.chains()
+            self._coordinate(c.preds, c.succs, c.keys, c.backend, self._run_chain, False)
+            return
+        self._coordinate(self.dag.preds, self.dag.succs, self.dag.keys, self._backend_of,
+                         self.run_step, dynamic, steps=self.steps)
+
+    def _coordinate(self, preds, succs, keys, backend_of, run, dynamic: bool,
+                    steps: list | None = None) -> None:
+        """Hand every task (a step, or a unit of `chains()` when `steps` is None) to its
+        backend's worker once its predecessors are done, lowest key first."""
         counts = list(self._dyn_count)
-        waiting = [len(ps) for ps in self.dag.preds]
-        keys, succs = self.dag.keys, self.dag.succs
-        queues, backend_of, steps = self._queues, self._backend_of, self.steps
-        run, errstate, done = self.run_step, np.geterr(), queue.SimpleQueue()
-        ready = sorted(self.dag.roots(), key=keys.__getitem__, reverse=True)
+        waiting = [len(ps) for ps in preds]
+        queues = self._queues
+        errstate, done = np.geterr(), queue.SimpleQueue()
+        ready = sorted((p for p, ps in enumerate(preds) if not ps), key=keys.__getitem__,
+                       reverse=True)
         in_flight, error = 0, None
 
         def finished(p: int) -> None:
-            if self._dyn_reads[p]:
+            if steps is not None and self._dyn_reads[p]:
                 self._released(p, counts)
             new = []
             for c in succs[p]:
@@ -172,7 +204,8 @@ class ParallelExecutor(_DagExecutor):
             while True:
                 while ready and error is None:
                     p = ready.pop()
-                    queues[backend_of[p]].put((run, steps[p], dynamic, errstate, done, p))
+                    task = steps[p] if steps is not None else p
+                    queues[backend_of[p]].put((run, task, dynamic, errstate, done, p))
                     in_flight += 1
                 if not in_flight:
                     break
@@ -189,3 +222,44 @@ class ParallelExecutor(_DagExecutor):
             raise
         if error is not None:
             raise error
+
+
+class Chains:
+    """The Parallel executor's static units: `members[u]` the step positions of unit u (in
+    order), `segments[u]` its Segment (None: one Python step), `preds`/`succs` the DAG
+    between units, `keys` (lowest op index first) and `backend` per unit."""
+
+    def __init__(self, steps: list[Step], dag: OpDag, backend_of: list[str]) -> None:
+        from . import native
+        n = len(steps)
+        native_ok = [s.kernel.native_step is not None and not s.kernel.dynamic for s in steps]
+        unit_of = [-1] * n
+        self.members: list[list[int]] = []
+        for p in dag.ready_order():
+            if unit_of[p] >= 0:
+                continue
+            chain = [p]
+            unit_of[p] = len(self.members)
+            while native_ok[chain[-1]]:
+                last = chain[-1]
+                nxt = dag.succs[last]
+                if len(nxt) != 1:
+                    break
+                c = nxt[0]
+                if dag.preds[c] != [last] or not native_ok[c] or unit_of[c] >= 0 \
+                        or backend_of[c] != backend_of[last]:
+                    break
+                chain.append(c)
+                unit_of[c] = len(self.members)
+            self.members.append(chain)
+        self.segments = [native.segment([steps[p].kernel.native_step for p in m])
+                         if native_ok[m[0]] else None for m in self.members]
+        self.preds = [sorted({unit_of[q] for q in dag.preds[m[0]]}) for m in self.members]
+        self.succs = [sorted({unit_of[q] for q in dag.succs[m[-1]]}) for m in self.members]
+        self.keys = [dag.keys[m[0]] for m in self.members]
+        self.backend = [backend_of[m[0]] for m in self.members]
+        self.io = None          # Executor.fast_io's answer, once asked
+
+    @property
+    def all_native(self) -> bool:
+        return all(seg is not None for seg in self.segments)
