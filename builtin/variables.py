@@ -134,16 +134,26 @@ class VariableOp(Kernel):
     def validate(self) -> None:
         self.vars = variables_of(self.ctx)
 
-    def bound_storage(self, t):
-        """(variable id, storage slot, flag slot) for a native step on tensor t, or None."""
+    def value_tensor(self):
+        """The op's tensor that the variable's value is copied to or from."""
+        raise NotImplementedError
+
+    def bind(self):
+        """The native step copying between value_tensor() and the variable's storage, where
+        the variable is known at compile time and the tensor is a host tensor of fixed shape;
+        None otherwise (run() in Python)."""
+        t = self.value_tensor()
         if not native.available() or not isinstance(t, HostTensor) or t.is_dynamic \
                 or t.dtype is None:
             return None           # a device tensor (acl_cl) or a shape known at run time
         rid = static_id(self)
-        if rid is None:
+        slots = None if rid is None else self.vars.storage(rid, tuple(t.shape), t.dtype)
+        if slots is None:
             return None
-        slots = self.vars.storage(rid, tuple(t.shape), t.dtype)
-        return None if slots is None else (rid, *slots)
+        return self.step(rid, *slots, native.slot_of(t), t.nbytes)
+
+    def step(self, rid: int, var, flag, slot, nbytes: int):
+        raise NotImplementedError
 
     def unset(self, rid: int) -> str:
         return (f"op #{self.op.index} {self.op.name}: reads variable {rid} before any "
@@ -151,14 +161,12 @@ class VariableOp(Kernel):
 
 
 class ReadVariableLayer(VariableOp):
-    def bind(self):
-        out = self.outputs[0]
-        found = self.bound_storage(out)
-        if found is None:
-            return None
-        rid, var, flag = found
-        return native._native.variable_read_step(var, flag, native.slot_of(out), out.nbytes,
-                                                 f"variable {rid}", self.unset(rid))
+    def value_tensor(self):
+        return self.outputs[0]
+
+    def step(self, rid, var, flag, slot, nbytes):
+        return native._native.variable_read_step(var, flag, slot, nbytes, f"variable {rid}",
+                                                 self.unset(rid))
 
     def run(self) -> None:
         rid = resource_id(self.inputs[0])
@@ -177,14 +185,11 @@ class ReadVariableLayer(VariableOp):
 
 
 class AssignVariableLayer(VariableOp):
-    def bind(self):
-        src = self.inputs[1]
-        found = self.bound_storage(src)
-        if found is None:
-            return None
-        rid, var, flag = found
-        return native._native.variable_assign_step(var, flag, native.slot_of(src), src.nbytes,
-                                                   f"variable {rid}")
+    def value_tensor(self):
+        return self.inputs[1]
+
+    def step(self, rid, var, flag, slot, nbytes):
+        return native._native.variable_assign_step(var, flag, slot, nbytes, f"variable {rid}")
 
     def run(self) -> None:
         rid = resource_id(self.inputs[0])

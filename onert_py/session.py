@@ -14,7 +14,7 @@ from .core.backend.state import reset_variables
 from .core.compiler import CompiledSubgraph, Compiler
 from .core.loader import load_model
 from .errors import CompileError, InputError, OnertPyError, SessionClosedError
-from .session_io import as_input_array, input_list
+from .session_io import as_input_array, check_outputs, input_list
 from .explain import explain as explain_text
 from .placement import Placement, placement_of
 from .tensorinfo import TensorInfo
@@ -254,7 +254,7 @@ class Session:
                 self._apply_threads()
             outs = compiled.outputs
             if outputs is not None:
-                self._check_outputs(outputs, arrays)
+                check_outputs(outputs, self._compiled.outputs, arrays)
             ins = compiled.inputs
             for t, a in zip(ins, arrays):
                 t.bind_user(a)
@@ -295,7 +295,7 @@ class Session:
         if outputs is None:
             result = [np.empty(t.planned_shape, t.dtype) for t in outs]
         else:
-            self._check_outputs(outputs, arrays)
+            check_outputs(outputs, self._compiled.outputs, arrays)
             result = list(outputs)
         segment, in_slots, out_slots = io
         failed = segment.run_io(in_slots, arrays, out_slots, result)
@@ -303,29 +303,6 @@ class Session:
             ex = compiled.executor
             raise ex.failure(ex._units.steps[0][failed], RuntimeError(segment.error))
         return result
-
-    def _check_outputs(self, outputs, inputs) -> None:
-        """The preallocated output arrays of run(outputs=...): what each must be."""
-        outs = self._compiled.outputs
-        if not isinstance(outputs, (list, tuple)) or len(outputs) != len(outs):
-            raise InputError(f"outputs must be a list of {len(outs)} arrays (one per model "
-                             f"output), got {type(outputs).__name__}"
-                             + (f" of {len(outputs)}" if isinstance(outputs, (list, tuple))
-                                else ""))
-        for k, (t, a) in enumerate(zip(outs, outputs)):
-            what = f"output {k} ({t.name!r})"
-            if not isinstance(a, np.ndarray):
-                raise InputError(f"{what}: expected an ndarray, got {type(a).__name__}")
-            if a.dtype != t.dtype:
-                raise InputError(f"{what}: expected dtype {t.dtype}, got {a.dtype}")
-            if not t.is_dynamic and a.shape != tuple(t.planned_shape):
-                raise InputError(f"{what}: expected shape {tuple(t.planned_shape)}, got "
-                                 f"{a.shape}")
-            if not a.flags.c_contiguous or not a.flags.writeable:
-                raise InputError(f"{what}: the array must be C-contiguous and writeable")
-            if any(np.may_share_memory(a, x) for x in (*inputs, *outputs[:k])):
-                raise InputError(f"{what}: the array shares memory with an input or another "
-                                 f"output")
 
     def _blas_threads_wanted(self) -> int | None:
         """BLAS threads for this session's runs: config num_threads (None: the library's

@@ -9,7 +9,8 @@ The input rules (docs/robustness.md):
   through `np.asarray`; where NumPy's dtype is of the same kind as the model's (float64 for a
   float32 input, int64 for int32) it is cast, refusing values the model's dtype cannot hold;
 - masked arrays are refused (their masked values are arbitrary);
-- the arrays are only read: never written, never kept after run() returns.
+- the arrays are only read: never written, never kept after run() returns;
+- `outputs=` arrays are checked by `check_outputs` and written in place.
 """
 from __future__ import annotations
 
@@ -77,3 +78,27 @@ def _cast_checked(a: np.ndarray, dtype: np.dtype, what: str) -> np.ndarray:
         raise InputError(f"{what}: values beyond the range of {dtype} "
                          f"(largest {np.finfo(dtype).max})")
     return out
+
+
+def check_outputs(outputs: Any, tensors: list, inputs: Sequence[np.ndarray]) -> None:
+    """The preallocated arrays of run(outputs=...), one per output tensor in `tensors`: each an
+    ndarray of the output's dtype and (static) shape, C-contiguous, writeable, sharing no
+    memory with an input or another output; InputError naming the output otherwise."""
+    if not isinstance(outputs, (list, tuple)) or len(outputs) != len(tensors):
+        raise InputError(f"outputs must be a list of {len(tensors)} arrays (one per model "
+                         f"output), got {type(outputs).__name__}"
+                         + (f" of {len(outputs)}" if isinstance(outputs, (list, tuple))
+                            else ""))
+    for k, (t, a) in enumerate(zip(tensors, outputs)):
+        what = f"output {k} ({t.name!r})"
+        if not isinstance(a, np.ndarray):
+            raise InputError(f"{what}: expected an ndarray, got {type(a).__name__}")
+        if a.dtype != t.dtype:
+            raise InputError(f"{what}: expected dtype {t.dtype}, got {a.dtype}")
+        if not t.is_dynamic and a.shape != tuple(t.planned_shape):
+            raise InputError(f"{what}: expected shape {tuple(t.planned_shape)}, got {a.shape}")
+        if not a.flags.c_contiguous or not a.flags.writeable:
+            raise InputError(f"{what}: the array must be C-contiguous and writeable")
+        if any(np.may_share_memory(a, x) for x in (*inputs, *outputs[:k])):
+            raise InputError(f"{what}: the array shares memory with an input or another "
+                             f"output")

@@ -31,8 +31,9 @@ def slot_of(tensor):
     return slot
 
 
-def set_slot(slot, array) -> None:
-    _native.set_slot(slot, array)
+# set_slot(slot, array): point a slot at another array (or None); HostTensor.set_buffer calls
+# it on every rebind, so it is the native function itself, with no Python frame around it
+set_slot = getattr(_native, "set_slot", None)
 
 
 def run_step(step) -> None:
