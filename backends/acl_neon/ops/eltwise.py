@@ -4,8 +4,9 @@ SquaredDifference, PReLU, the comparisons (bool out), the activations and the un
 functions. Each kernel subclasses its op's core base (core/ops/binary_arithmetic.py,
 elementwise_binary.py, squared_difference.py, prelu.py, comparison.py,
 elementwise_activation.py, elementwise_unary.py: the validation every backend shares) and
-builds a native plan in prepare(); run() is one native call. Other dtypes and sub-types stay on
-cpu. Quantized forms: quant_eltwise.py."""
+builds a native plan in prepare(); run() is one native call. Integer and bool forms (registered
+by dtype, so these keep float32): int_eltwise.py; quantized forms: quant_eltwise.py; other
+dtypes and sub-types stay on cpu."""
 from __future__ import annotations
 
 import numpy as np
