@@ -13,6 +13,7 @@ import pytest
 
 import onert_py
 from builders import cf_models
+from builders.shared_models import model_path, realistic_inputs
 from op_harness import backend_or_skip, session_internals
 from oracle import tflite_run
 
@@ -157,3 +158,15 @@ def test_nested_native_loops_stay_correct_across_runs():
             xs = [np.array(n, np.int32), x]
             want = tflite_run(model, xs)
             np.testing.assert_allclose(sess.run(xs)[0], want[0], rtol=1e-6)
+
+
+@pytest.mark.parametrize("name", ["control_flow", "lstm_text"])
+def test_shared_control_flow_models_run_their_loops_natively(name):
+    path = model_path(name)
+    with onert_py.Session(path, backends=BACKENDS) as sess:
+        xs = realistic_inputs(sess, 3)
+        sess.run(xs)
+        kernels = top_kernels(sess)
+        for op in ("IF", "WHILE"):
+            if op in kernels:
+                assert kernels[op].native_step is not None, op
