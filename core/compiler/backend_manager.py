@@ -7,7 +7,6 @@ config's `backend_paths`, holding `libbackend_<id>.py` or a compiled `libbackend
 """
 from __future__ import annotations
 
-import glob
 import importlib
 import importlib.util
 import os
@@ -102,6 +101,7 @@ class BackendManager:
         for ep in _entry_points():
             if ep.name == backend_id:
                 return ep.load()
+        import glob
         dirs = [d for d in os.environ.get("ONERT_BACKEND_PATH", "").split(os.pathsep) if d]
         dirs += list(extra_paths)
         for d in dirs:

@@ -21,7 +21,6 @@ import numpy as np
 from ...errors import ModelLoadError
 from ..ir import Graph, Model, Operand, Operation, Params, Quantization, ir_type_of
 from ..ir.dtypes import numpy_dtype, type_name
-from ..quant import ggml_blocks
 from .flatbuf import Table
 from .schema import (CIRCLE, EMPTY_TABLE, SCHEMAS, TFLITE, Schema, options_table,
                      read_table_fields)
@@ -223,6 +222,7 @@ class _Reader:
 
     def _blocks(self, op: Operand, data: np.ndarray | None, where: str) -> np.ndarray:
         """A GGML tensor's data: exactly its blocks, as rows of bytes (shape[:-1] + row bytes)."""
+        from ..quant import ggml_blocks      # Circle's GGML models only: not at import
         what = f"{where} ({op.name!r}, {op.type_name})"
         if self.schema is not CIRCLE:
             raise self.fail(f"{what}: GGML block-quantized types exist in Circle models only")
