@@ -84,6 +84,41 @@ def test_acl_neon_loads_the_modules_of_each_op_type_it_is_asked_about():
     assert out.stdout.splitlines() == ["['Transpose'] False", "True True"]
 
 
+THREADS = """
+import sys, threading, numpy as np, onert_py
+from onert_py.model_builder import single_op_model
+x = ('x', (2, 6), 'float32')
+models = [single_op_model('ADD', [x, x], [('y', (2, 6), 'float32')]),
+          single_op_model('SOFTMAX', [x], [('y', (2, 6), 'float32')], beta=1.0),
+          single_op_model('TRANSPOSE', [x, np.array([1, 0], np.int32)],
+                          [('y', (6, 2), 'float32')]),
+          single_op_model('RESHAPE', [x], [('y', (12,), 'float32')], new_shape=[12])]
+placed, errors, go = {}, [], threading.Barrier(len(models))
+def compile_and_run(i):
+    try:
+        go.wait()
+        with onert_py.Session(models[i]) as s:
+            s.run([np.ones((2, 6), np.float32)] * len(s.inputs))
+            placed[i] = s.placement().op_backend[0]
+    except Exception as e:
+        errors.append(repr(e))
+threads = [threading.Thread(target=compile_and_run, args=(i,)) for i in range(len(models))]
+[t.start() for t in threads]
+[t.join() for t in threads]
+print(errors or sorted(placed.items()))
+"""
+
+
+def test_sessions_compiled_at_once_load_acl_neon_modules_safely():
+    """Four threads of a fresh process compile at the same moment models whose op types no
+    module has loaded yet: each finds its kernels (imports run under Python's import locks)."""
+    backend_or_skip("acl_neon")
+    out = subprocess.run([sys.executable, "-c", THREADS], capture_output=True, text=True,
+                         timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == str([(i, "acl_neon") for i in range(4)])
+
+
 @pytest.mark.parametrize("backends", ["cpu", "acl_neon;cpu"])
 def test_cpu_ops_load_when_cpu_runs_an_op(backends):
     import numpy as np
