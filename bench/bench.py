@@ -395,9 +395,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         from benchlib.targets import COLD_MODEL
 
         cold_model = os.path.join(DEFAULT_MODELS_DIR, f"{COLD_MODEL}.tflite")
-        log(f"[cold start: {COLD_MODEL}, {args.cold_runs} processes per runtime]")
+        log(f"[cold start: {COLD_MODEL}, {args.cold_runs} processes per runtime, "
+            f"{min(threads)} thread(s)]")
         if os.path.isfile(cold_model):
-            results["cold_start"] = cold_start(cold_model, args.cold_runs, progress=True)
+            results["cold_start"] = cold_start(cold_model, args.cold_runs, min(threads),
+                                               progress=True)
             sections += [cold_start_table(results["cold_start"]), ""]
         else:
             results["cold_start"] = {"errors": {"onert_py": f"{cold_model} not found"}}

@@ -1,11 +1,14 @@
-"""The acl_neon backend: native kernels on host tensors (one planned arena, like cpu)."""
+"""The acl_neon backend: native kernels on host tensors (one planned arena, like cpu).
+
+Its op modules are imported on demand, for the op types a session asks it about (ops.load),
+and each native group when a kernel first needs it (native.module): creating the backend
+loads `_core` and the core's native runtime only."""
 from __future__ import annotations
 
 from ...core.backend import Backend, ContextData, HostBackendContext, IConfig
 from ...core.exec import native as runtime
 from ...core.ir import Graph, Operation
-from . import native
-from .ops import kernels
+from . import native, ops
 
 
 class AclNeonConfig(IConfig):
@@ -26,7 +29,7 @@ class AclNeonConfig(IConfig):
         return ok
 
     def supports(self, op: Operation, graph: Graph) -> tuple[bool, str]:
-        return kernels.supports(op, graph)
+        return ops.load(op.type).supports(op, graph)
 
 
 class AclNeonContext(HostBackendContext):
@@ -44,4 +47,5 @@ class AclNeonBackend(Backend):
         self.config = AclNeonConfig()
 
     def new_context(self, data: ContextData) -> AclNeonContext:
-        return AclNeonContext(self, data, kernels)
+        types = {data.graph.operations[oi].type for oi in data.op_order}
+        return AclNeonContext(self, data, ops.load(*sorted(types)))
