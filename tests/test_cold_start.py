@@ -11,7 +11,7 @@ import pytest
 from op_harness import backend_or_skip
 
 # imported by nothing on the path import onert_py -> Session(model) -> run (cold start)
-HEAVY = ("yaml", "importlib.metadata", "tflite", "circle_schema", "flatbuffers", "ctypes.util",
+HEAVY = ("yaml", "importlib.metadata", "tflite", "circle_schema", "ctypes.util",
          "onert_py.placement", "onert_py.explain", "onert_py.model_builder")
 
 PROBE = """

@@ -65,7 +65,7 @@ class _Reader:
 
     def tables(self, tab: Table, f: tuple, what: str) -> list[Table]:
         """The tables of vector field `f`, its length checked against the file first."""
-        self.count(tab.vector(f)[1], 4, what)
+        self.count(tab.length(f), 4, what)
         return tab.tables(f)
 
     def read(self) -> Model:
@@ -111,7 +111,7 @@ class _Reader:
                                     f"outside the {self.size}-byte file")
                 out.append(np.frombuffer(self.buf, np.uint8, size, offset))
                 continue
-            n = self.count(b.vector(B["data"])[1], 1, f"buffer {i}")
+            n = self.count(b.length(B["data"]), 1, f"buffer {i}")
             out.append(b.array(B["data"]) if n else None)
         return out
 
@@ -310,7 +310,7 @@ class _Reader:
         outputs = self._indices(op.array(OP["outputs"]), n_t, f"{where} operator {oi} outputs")
         params = self._options(op, oi, where, builtin)
         if custom is not None:
-            n = self.count(op.vector(OP["custom_options"])[1], 1,
+            n = self.count(op.length(OP["custom_options"]), 1,
                            f"{where} operator {oi} custom options")
             params["custom_options"] = bytes(op.array(OP["custom_options"])) if n else b""
         if self.schema is CIRCLE and "adjoint_lhs" in params:
