@@ -104,7 +104,8 @@ class SubgraphCall(Kernel):
 
     def store(self, arrays: list[np.ndarray], fresh: bool) -> None:
         """Put results into the op's outputs: nothing to do when already written in place;
-        adopted when `fresh` (not aliased) and the output is dynamic; copied otherwise."""
+        adopted when `fresh` (not aliased) and the output is dynamic; copied otherwise (into
+        a buffer of the child's shape where it differs from the planned one)."""
         for t, a in zip(self.outputs, arrays):
             if t.buffer is a:
                 continue
@@ -114,9 +115,11 @@ class SubgraphCall(Kernel):
                     continue
                 t.resize(a.shape)
             elif tuple(a.shape) != tuple(t.shape):
-                raise ExecutionError(f"op #{self.op.index} {self.op.name}: the subgraph gave "
-                                     f"shape {tuple(a.shape)} for output {t.index}, which was "
-                                     f"inferred as {tuple(t.shape)}")
+                # only when this op's own subgraph runs at other shapes than it was planned
+                # for (its executor goes the dynamic way, e.g. a loop body whose variables
+                # grow): the output takes the shape the child gave, like a dynamic one (the
+                # executor puts it back on its planned buffer on the next static run)
+                t.resize(a.shape)
             np.copyto(t.buffer, a)
 
 

@@ -9,6 +9,7 @@ import pytest
 import onert_py
 from builders import cf_models
 from builders.shared_models import model_path
+from op_harness import backend_or_skip
 from oracle import tflite_run
 from paths import PLUGINS
 RNG = np.random.default_rng(7)
@@ -210,3 +211,18 @@ def test_children_with_device_tensors(case: str, cl_ready) -> None:
     build, make_inputs = CASES[case]
     model, inputs = build(), make_inputs()
     assert_same(run(model, inputs, backends="acl_cl;cpu"), tflite_run(model, inputs), 1e-5, 1e-5)
+
+
+@pytest.mark.parametrize("backends", ["cpu", "acl_neon;cpu"])
+@pytest.mark.parametrize("switch", [1, 2, 3])
+def test_if_and_while_inside_a_loop_whose_variables_grow(backends: str, switch: int) -> None:
+    """The outer loop's x doubles in rows every iteration, so the IF and the inner WHILE of
+    its body are entered at shapes they were not planned for: their outputs take the shapes
+    their children give (they used to refuse them). One session, several trip counts, in an
+    order that goes back and forth, against the interpreter."""
+    backend_or_skip(backends.split(";")[0])
+    model = cf_models.nested_model(grow=True, switch=switch)
+    with onert_py.Session(model, backends=backends) as sess:
+        for n in (0, 1, 3, 2, 0, 3):
+            xs = [np.array(n, np.int32), np.abs(f32(2, 2)) + 0.1]
+            assert_same(sess.run(xs), tflite_run(model, xs))
