@@ -1,10 +1,10 @@
 """The acl_neon backend: native kernels on host tensors (one planned arena, like cpu)."""
 from __future__ import annotations
 
-from ...core.backend import Backend, ContextData, HostBackendContext, IConfig
+from ...core.backend import Backend, ContextData, FusionProposal, HostBackendContext, IConfig
 from ...core.exec import native as runtime
 from ...core.ir import Graph, Operation
-from . import native
+from . import fusion, native
 from .ops import kernels
 
 
@@ -27,6 +27,10 @@ class AclNeonConfig(IConfig):
 
     def supports(self, op: Operation, graph: Graph) -> tuple[bool, str]:
         return kernels.supports(op, graph)
+
+    def fusions(self, graph: Graph, ops: list[int]) -> list[FusionProposal]:
+        """MobileNet inverted-residual blocks (fusion.py), when module _gemm is built."""
+        return fusion.propose(graph, ops) if native.available("gemm")[0] else []
 
 
 class AclNeonContext(HostBackendContext):
