@@ -74,7 +74,7 @@ def propose(graph: Graph, ops: list[int]) -> list[FusionProposal]:
 
 
 def _mb(nbytes: int) -> str:
-    return f"{nbytes / 1e6:.1f} MB"
+    return f"{nbytes / 1e6:.1f} MB" if nbytes >= 100_000 else f"{nbytes / 1e3:.1f} kB"
 
 
 def _floats(graph: Graph, op: Operation, weights: tuple[int, ...]) -> bool:

@@ -5,6 +5,7 @@
 
 #include <omp.h>
 
+#include <algorithm>
 #include <cassert>
 
 #include "gemm_driver.h"
@@ -47,12 +48,24 @@ void gemm_rows(const TileKernel& tk, const float* a, int64_t rows, int64_t lda,
   }
 }
 
+// Output rows per step: enough that the project GEMM of a step has ~kStepPixels rows (narrow
+// late layers: 14 or 7 pixels a row would leave the micro-kernel's tiles mostly empty).
+constexpr int64_t kStepPixels = 48;
+
+int64_t step_rows(const DepthwiseParams& p) {
+  const int64_t r = (kStepPixels + p.ow - 1) / p.ow;
+  return r < p.oh ? r : p.oh;
+}
+
+// ring slots: the input rows of a step's depthwise windows
+int64_t ring_rows(const DepthwiseParams& p) { return (step_rows(p) - 1) * p.sh + p.kh; }
+
 }  // namespace
 
 int64_t inverted_residual_scratch(const InvertedResidual& f) {
   const DepthwiseParams& p = f.dw;
-  const int64_t ring = f.expand ? int64_t{p.kh} * p.w * p.cin : 0;
-  return ring + int64_t{p.ow} * p.cin;
+  const int64_t ring = f.expand ? ring_rows(p) * p.w * p.cin : 0;
+  return ring + step_rows(p) * p.ow * p.cin;
 }
 
 void inverted_residual_f32(const InvertedResidual& f, const float* x, float* y, float* scratch,
@@ -64,6 +77,7 @@ void inverted_residual_f32(const InvertedResidual& f, const float* x, float* y, 
   const int64_t C = p.cin, row_len = int64_t{p.w} * C;
   const int64_t in_row = int64_t{p.w} * f.cin, out_row = int64_t{p.ow} * f.cout;
   const int64_t per_thread = inverted_residual_scratch(f);
+  const int64_t R = step_rows(p), slots = ring_rows(p);
   // a band must be worth a fork/join: at least ~1 MFLOP (a row's depthwise and project work,
   // plus the expand work of its new rows)
   const int64_t row_flops = 2 * p.ow * C * (p.kh * p.kw + f.cout) +
@@ -71,40 +85,50 @@ void inverted_residual_f32(const InvertedResidual& f, const float* x, float* y, 
   const int64_t grain = 1 + 1000000 / (row_flops + 1);
   parallel_range(threads, int64_t{p.n} * p.oh, grain, [&](int64_t r0, int64_t r1) {
     float* ring = scratch + omp_get_thread_num() * per_thread;
-    float* dwrow = ring + (f.expand ? int64_t{p.kh} * row_len : 0);
-    int64_t held[kMaxK];          // the input row (b * h + iy) each ring slot holds, -1: none
-    for (int k = 0; k < kMaxK; ++k) held[k] = -1;
-    for (int64_t r = r0; r < r1; ++r) {
+    float* dwrows = ring + (f.expand ? slots * row_len : 0);
+    int64_t first = -1, next = -1;   // the ring holds input rows [first, next) (b * h + iy)
+    for (int64_t r = r0; r < r1;) {
       const int64_t b = r / p.oh;
-      const int oy = static_cast<int>(r % p.oh);
-      const float* rows[kMaxK];
-      bool valid[kMaxK];
-      int any = -1;
-      for (int ky = 0; ky < p.kh; ++ky) {
-        const int iy = oy * p.sh - p.pt + ky;
-        valid[ky] = iy >= 0 && iy < p.h;
-        if (!valid[ky]) continue;
-        const int64_t key = b * p.h + iy;
-        if (!f.expand) {
-          rows[ky] = x + key * row_len;
-        } else {
-          const int slot = iy % p.kh;
-          float* e = ring + slot * row_len;
-          if (held[slot] != key) {
-            gemm_rows(tk, x + key * in_row, p.w, f.cin, f.exp_b, e, f.exp_lo, f.exp_hi);
-            held[slot] = key;
-          }
-          rows[ky] = e;
+      const int oy0 = static_cast<int>(r % p.oh);
+      const int rows = static_cast<int>(std::min({R, r1 - r, int64_t{p.oh} - oy0}));
+      const int lo = std::max(oy0 * p.sh - p.pt, 0);
+      const int hi = std::min((oy0 + rows - 1) * p.sh - p.pt + p.kh, p.h);   // input rows
+      if (f.expand) {
+        const int64_t base = b * p.h;
+        if (first < base || next < base + lo || first > base + lo) first = next = base + lo;
+        // expand the rows [max(next, base + lo), base + hi): consecutive in x, consecutive
+        // ring slots (row iy in slot iy % slots) but for the wrap-around
+        for (int64_t k = std::max(next, base + lo); k < base + hi;) {
+          const int64_t slot = (k - base) % slots;
+          const int64_t count = std::min(base + hi - k, slots - slot);
+          gemm_rows(tk, x + k * in_row, count * p.w, f.cin, f.exp_b, ring + slot * row_len,
+                    f.exp_lo, f.exp_hi);
+          k += count;
         }
-        any = ky;
+        next = std::max(next, base + hi);
+        first = std::max(first, next - slots);
       }
-      assert(any >= 0);     // the plan checks that every output row has an input row
-      for (int ky = 0; ky < p.kh; ++ky)
-        if (!valid[ky]) rows[ky] = rows[any];          // read, times zero weights
-      fn.dw(p, rows, valid, f.dw_w.data(), f.dw_b.data(), dwrow);
+      for (int j = 0; j < rows; ++j) {
+        const int oy = oy0 + j;
+        const float* in_rows[kMaxK];
+        bool valid[kMaxK];
+        int any = -1;
+        for (int ky = 0; ky < p.kh; ++ky) {
+          const int iy = oy * p.sh - p.pt + ky;
+          valid[ky] = iy >= 0 && iy < p.h;
+          if (!valid[ky]) continue;
+          in_rows[ky] = f.expand ? ring + (iy % slots) * row_len : x + (b * p.h + iy) * row_len;
+          any = ky;
+        }
+        assert(any >= 0);     // the plan checks that every output row has an input row
+        for (int ky = 0; ky < p.kh; ++ky)
+          if (!valid[ky]) in_rows[ky] = in_rows[any];      // read, times zero weights
+        fn.dw(p, in_rows, valid, f.dw_w.data(), f.dw_b.data(), dwrows + j * p.ow * C);
+      }
       float* yr = y + r * out_row;
-      gemm_rows(tk, dwrow, p.ow, C, f.proj_b, yr, f.proj_lo, f.proj_hi);
-      if (f.residual) fn.add(x + r * in_row, yr, out_row, f.add_lo, f.add_hi);
+      gemm_rows(tk, dwrows, int64_t{rows} * p.ow, C, f.proj_b, yr, f.proj_lo, f.proj_hi);
+      if (f.residual) fn.add(x + r * in_row, yr, rows * out_row, f.add_lo, f.add_hi);
+      r += rows;
     }
   });
 }
