@@ -18,7 +18,7 @@ namespace onert_neon {
 namespace {
 
 using namespace simd;
-#include "inverted_residual_isa.inc"
+#include "inverted_residual_rows.inc"
 
 constexpr int kMaxK = 5;
 
