@@ -54,8 +54,8 @@ def fuse(lowered: LoweredGraph, backends: dict[str, Backend],
     for bid in dict.fromkeys(lowered.op_backend[oi] for oi in lowered.exec_order):
         if bid == BUILTIN:
             continue
-        proposals = backends[bid].config.fusions(lowered.graph, lowered.ops_of(bid))
-        for proposal in proposals:
+        propose = getattr(backends[bid].config, "fusions", None)    # (a plug-in's own config)
+        for proposal in propose(lowered.graph, lowered.ops_of(bid)) if propose else ():
             if _acceptable(lowered, bid, proposal, taken, late):
                 taken.update(proposal.ops)
                 _replace(lowered, bid, proposal)
