@@ -52,7 +52,7 @@ class InvertedResidualLayer(NeonMixin, Kernel):
             self.plan = self.lib.InvertedResidualPlan(
                 geometry, const(expand, 1) if expand else None,
                 const(expand, 2) if expand else None, const(dw, 1), const(dw, 2),
-                const(project, 1), const(project, 2), clamps, add is not None)
+                const(project, 1), const(project, 2), clamps, add is not None, self.threads)
         except ValueError as e:
             raise self.fail(str(e)) from None
 
