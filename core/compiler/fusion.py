@@ -62,7 +62,8 @@ def fuse(lowered: LoweredGraph, backends: dict[str, Backend],
 
 
 def _acceptable(lowered: LoweredGraph, bid: str, p: FusionProposal, taken: set[int],
-                late) -> bool:
+                late: frozenset[int] | set[int]) -> bool:
+    """Whether proposal `p` of backend `bid` passes the checks of the module docstring."""
     g = lowered.graph
     ops = list(p.ops)
     if len(ops) < 2 or len(set(ops)) != len(ops) or taken.intersection(ops):
@@ -96,6 +97,7 @@ def _acceptable(lowered: LoweredGraph, bid: str, p: FusionProposal, taken: set[i
 
 
 def _replace(lowered: LoweredGraph, bid: str, p: FusionProposal) -> None:
+    """Put the fused op of `p` in place of its ops; record the group in `lowered.fused`."""
     g = lowered.graph
     members = [g.operations[oi] for oi in p.ops]
     out = next(o for o in members[-1].outputs if o >= 0)
