@@ -34,7 +34,7 @@ ENV_KEYS = {
     "CPU_MEMORY_PLANNER": "memory_planner", "NUM_THREADS": "num_threads",
     "TRACING_MODE": "tracing", "TRACING_PATH": "tracing", "WORKSPACE_DIR": "workspace_dir",
     "GRAPH_DOT_DUMP": "graph_dot_dump", "USE_MMAPED_DATA": "use_mmaped_data",
-    "NATIVE_SEGMENTS": "native_segments",
+    "NATIVE_SEGMENTS": "native_segments", "FUSE": "fuse",
 }
 MERGED = ("op_backend", "op_backend_map") + tuple(SECTIONS)   # merged key by key across sources
 
@@ -56,6 +56,7 @@ class Config:
     max_tensor_bytes: int = 1 << 34
     max_while_iterations: int = 1_000_000
     native_segments: bool = True
+    fuse: bool = True                  # backends' cross-op fusions (core/compiler/fusion.py)
     sections: dict[str, Any] = field(default_factory=dict)   # backends' own sections
 
 
@@ -225,7 +226,7 @@ def _coerce(key: str, value: Any, where: str) -> Any:
         if int(value) < 1:
             raise ConfigError(f"{where}: {key} must be at least 1, got {value!r}")
         return int(value)
-    if key in ("use_mmaped_data", "native_segments"):
+    if key in ("use_mmaped_data", "native_segments", "fuse"):
         return _flag(key, value, where)
     if key == "tracing":
         return _path_or_flag(key, value, where, "trace.json")

@@ -35,7 +35,8 @@ def _subgraph(compiler, compiled) -> list[str]:
     g = compiled.lowered.graph
     lines = [f"{'op':>5}  {'type':<28} {'backend':<10} why"]
     for op in p.ops:
-        lines.append(f"{op.index:>5}  {op.name:<28} {op.backend:<10} {op.rule}")
+        fused = "" if op.fused_into is None else f"; fused into #{op.fused_into}"
+        lines.append(f"{op.index:>5}  {op.name:<28} {op.backend:<10} {op.rule}{fused}")
         for bid, why in op.refusals.items():
             lines.append(f"{'':>5}  {'':<28} {'':<10}   {bid} refused: {why}")
     folded = compiler.folded.get(compiled.index, [])
@@ -47,6 +48,9 @@ def _subgraph(compiler, compiled) -> list[str]:
     for pm in p.permutes:
         lines.append(f"  #{pm.index} Permute tensor #{pm.operand} {g.operands[pm.operand].name!r}: "
                      f"{pm.from_backend} -> {pm.to_backend} (as #{pm.output})")
+    if p.fused:
+        lines.append(f"fused ops: {len(p.fused)}")
+        lines += [f"  #{f.index} {f.text}" for f in p.fused]
     if p.shared:
         lines.append(f"permutes elided (host backends share the tensor): {len(p.shared)}")
         for sh in p.shared:

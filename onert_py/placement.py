@@ -1,5 +1,6 @@
 """Placement: which backend runs each op of a compiled session, the Permutes inserted where
-data crosses backends, and the crossings shared without one (Session.placement()). A snapshot: frozen, it does not follow later
+data crosses backends, the crossings shared without one, and the groups of ops a backend runs
+as one fused op (Session.placement()). A snapshot: frozen, it does not follow later
 recompilation (set_input_shape, set_input_type) or child subgraphs compiled by later runs."""
 from __future__ import annotations
 
@@ -24,6 +25,20 @@ class OpPlacement:
     # the backends before it in the preference order that refused the op -> their reasons
     # (when compiling too: tensors shaped at run time, a kernel's configure)
     refusals: Mapping[str, str] = field(default_factory=dict, hash=False)
+    fused_into: int | None = None   # the fused op that runs it (FusedPlacement.index), if any
+
+
+@dataclass(frozen=True)
+class FusedPlacement:
+    """Ops a backend runs as one op of its own (config `fuse`; core/compiler/fusion.py): the
+    fused op `index` (past the model's ops, like a Permute's) of `type` covers `ops`."""
+
+    index: int
+    type: str                     # the fused op's type: "InvertedResidual"
+    backend: str
+    ops: tuple[int, ...]          # the model's ops it covers, in execution order
+    why: str                      # the backend's reason: what stays out of memory
+    text: str                     # "fused: #3 CONV_2D + ... -> acl_neon InvertedResidual: why"
 
 
 @dataclass(frozen=True)
@@ -58,6 +73,7 @@ class SubgraphPlacement:
     ops: tuple[OpPlacement, ...]
     permutes: tuple[PermutePlacement, ...]
     shared: tuple[SharedTensor, ...] = ()        # crossings elided (no Permute)
+    fused: tuple[FusedPlacement, ...] = ()       # groups of ops run as one
 
     @property
     def op_backend(self) -> dict[int, str]:
@@ -106,6 +122,10 @@ class Placement:
         return self.primary.shared
 
     @property
+    def fused(self) -> tuple[FusedPlacement, ...]:
+        return self.primary.fused
+
+    @property
     def op_backend(self) -> dict[int, str]:
         return self.primary.op_backend
 
@@ -131,18 +151,26 @@ def placement_of(compiler, compiled) -> Placement:
 def subgraph_placement(compiler, compiled) -> SubgraphPlacement:
     lowered = compiled.lowered
     g = lowered.graph
-    ops, permutes = [], []
+    ops, permutes, fused = [], [], []
     for oi in lowered.exec_order:
         op = g.operations[oi]
         if op.type == PERMUTE:
             permutes.append(PermutePlacement(oi, op.inputs[0], op.outputs[0],
                                              op.params.get("from"), op.params.get("to")))
             continue
-        a = compiler.assignment[(compiled.index, oi)]
-        late = lowered.refusals.get(oi)      # backends that refused it while compiling
-        ops.append(OpPlacement(oi, op.type, op.name, lowered.op_backend[oi],
-                               COMPILE_FALLBACK if late else a.rule,
-                               MappingProxyType({**a.refusals, **(late or {})})))
+        group = lowered.fused.get(oi)
+        if group is not None:
+            fused.append(FusedPlacement(oi, group.type, group.backend,
+                                        tuple(i for i, _ in group.ops), group.why,
+                                        group.describe()))
+        for member in op.params.fused_ops if group is not None else (op,):
+            a = compiler.assignment[(compiled.index, member.index)]
+            late = lowered.refusals.get(member.index)   # refused it while compiling
+            ops.append(OpPlacement(member.index, member.type, member.name,
+                                   lowered.op_backend[oi], COMPILE_FALLBACK if late else a.rule,
+                                   MappingProxyType({**a.refusals, **(late or {})}),
+                                   None if group is None else oi))
     shapes = tuple(tuple(g.operands[i].shape) for i in g.inputs)
     shared = tuple(SharedTensor(*x) for x in lowered.shared)
-    return SubgraphPlacement(compiled.index, shapes, tuple(ops), tuple(permutes), shared)
+    return SubgraphPlacement(compiled.index, shapes, tuple(ops), tuple(permutes), shared,
+                             tuple(fused))

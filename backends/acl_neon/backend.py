@@ -5,10 +5,10 @@ and each native group when a kernel first needs it (native.module): creating the
 loads `_core` and the core's native runtime only."""
 from __future__ import annotations
 
-from ...core.backend import Backend, ContextData, HostBackendContext, IConfig
+from ...core.backend import Backend, ContextData, FusionProposal, HostBackendContext, IConfig
 from ...core.exec import native as runtime
 from ...core.ir import Graph, Operation
-from . import native, ops
+from . import fusion, native, ops
 
 
 class AclNeonConfig(IConfig):
@@ -30,6 +30,10 @@ class AclNeonConfig(IConfig):
 
     def supports(self, op: Operation, graph: Graph) -> tuple[bool, str]:
         return ops.load(op.type).supports(op, graph)
+
+    def fusions(self, graph: Graph, op_indices: list[int]) -> list[FusionProposal]:
+        """MobileNet inverted-residual blocks (fusion.py), when module _gemm is built."""
+        return fusion.propose(graph, op_indices) if native.available("gemm")[0] else []
 
 
 class AclNeonContext(HostBackendContext):

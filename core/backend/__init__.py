@@ -1,5 +1,5 @@
 """The backend API that every backend implements (names follow onert's)."""
-from .backend import Backend, BackendContext, ContextData, IConfig
+from .backend import Backend, BackendContext, ContextData, FusionProposal, IConfig
 from .host_context import HostBackendContext
 from .kernel import Kernel, KernelRefusal, KernelRegistry
 from .memory_planner import PLANNERS, Request, get_planner
@@ -8,6 +8,6 @@ from .tensor import HostTensor, ITensor, host_array
 
 ITensorRegistry = TensorRegistry
 
-__all__ = ["Backend", "BackendContext", "ContextData", "IConfig", "HostBackendContext", "Kernel",
-           "KernelRefusal", "KernelRegistry", "PLANNERS", "Request", "get_planner",
-           "TensorRegistry", "ITensorRegistry", "HostTensor", "ITensor", "host_array"]
+__all__ = ["Backend", "BackendContext", "ContextData", "FusionProposal", "IConfig",
+           "HostBackendContext", "Kernel", "KernelRefusal", "KernelRegistry", "PLANNERS", "Request",
+           "get_planner", "TensorRegistry", "ITensorRegistry", "HostTensor", "ITensor", "host_array"]

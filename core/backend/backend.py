@@ -44,6 +44,25 @@ class IConfig(ABC):
     def sync(self) -> None:
         """Wait until all work queued on this backend is done."""
 
+    def fusions(self, graph: Graph, ops: list[int]) -> list["FusionProposal"]:
+        """Groups of this backend's ops that one kernel of it computes (cross-op fusion,
+        core/compiler/fusion.py). `ops`: the ops the compiler assigned to it, in execution
+        order, in `graph` (the lowered subgraph, shapes inferred). None by default."""
+        return []
+
+
+@dataclass(frozen=True)
+class FusionProposal:
+    """A group of ops a backend offers to run as one op of its own: `ops` in execution order
+    (the last one's output is the group's), the fused op's `type` (the backend registers a
+    kernel for it) and `params`, and `why` (explain() shows it). The compiler checks it
+    (core/compiler/fusion.py) before it replaces the ops."""
+
+    ops: tuple[int, ...]
+    type: str
+    params: dict[str, Any]
+    why: str
+
 
 @dataclass
 class ContextData:

@@ -13,6 +13,7 @@ from ..ir import Model
 from .backend_manager import manager
 from .constant_folding import fold_constants
 from .fallback import Refusals, backend_for, refuse_after_inference, run_time_shaped
+from .fusion import fuse
 from .lowering import BUILTIN, LoweredGraph, lower
 from .scheduler import Assignment, Rules, assign
 from .shape_inference import Dynamic, infer_shapes
@@ -231,6 +232,8 @@ class Compiler:
                                              if k in varying])
             if not refuse_after_inference(graph, lowered, self.backends, refusals, late):
                 break
+        if self.config.fuse:        # groups of ops a backend computes as one (compiler/fusion.py)
+            fuse(lowered, self.backends, late)
         lowered.refusals = refusals
         for oi in lowered.exec_order:      # control flow reading them: their children's inputs
             op = lowered.graph.operations[oi]

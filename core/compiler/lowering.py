@@ -17,6 +17,7 @@ builtin (the IO tensor) and its producer shares it. Permute stays where a value 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -37,6 +38,8 @@ class LoweredGraph:
     shared: list[tuple[int, str, str]] = field(default_factory=list)
     # op index -> backend -> why it refused the op while compiling (compiler/fallback.py)
     refusals: dict[int, dict[str, str]] = field(default_factory=dict)
+    # fused op index -> the group of ops it replaced (compiler/fusion.py: FusedGroup)
+    fused: dict[int, Any] = field(default_factory=dict)
 
     def operands_of(self, backend_id: str) -> set[int]:
         """Operands the backend owns: those homed there plus the constants its ops read."""

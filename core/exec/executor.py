@@ -26,6 +26,7 @@ from typing import Callable
 from ...errors import ExecutionError, OnertPyError
 from ..backend import Kernel, host_array
 from . import native
+from .tracing import op_args
 
 
 class RuntimeValues:
@@ -280,8 +281,7 @@ class Executor:
             for k in range(len(times) // 2):
                 step = steps[k]
                 op = step.kernel.op
-                args = {f"input{j}": str(tuple(t.shape)) for j, t in
-                        enumerate(step.kernel.inputs) if t is not None}
+                args = op_args(step.kernel)
                 tracer.record(f"${op.index} {op.name}",
                               tracer.tid(f"{self.subgraph_index}, {step.backend}"), op.name,
                               step.backend, args, tracer.us_of_ns(times[2 * k]),
@@ -291,8 +291,7 @@ class Executor:
 
     def _traced(self, step: Step, fn) -> None:
         tracer, op = self.tracer, step.kernel.op
-        args = {f"input{k}": str(tuple(t.shape)) for k, t in enumerate(step.kernel.inputs)
-                if t is not None}
+        args = op_args(step.kernel)
         name = "Permute" if op.type == "Permute" else op.name
         with tracer.span(f"${op.index} {name}", f"{self.subgraph_index}, {step.backend}",
                          name, step.backend, args, self._parent_span):

@@ -1,5 +1,6 @@
 """Chrome/Perfetto trace of op runs, in onert's naming: one B/E pair per op run, named
-`$<op index> <OpName>`, on thread `<subgraph>, <backend>`, with input shapes as args.
+`$<op index> <OpName>`, on thread `<subgraph>, <backend>`, with input shapes as args (and, for
+a fused op, the ops it covers).
 
 If and While runs are events of their own that enclose the ops of the subgraphs they run. The
 summary (per op type and per backend: count, total, mean, share) counts each op's *self* time,
@@ -139,6 +140,17 @@ class Tracer:
         with open(summary_path(self.path), "w", encoding="utf-8") as f:
             f.write(self.summary())
         return self.path
+
+
+def op_args(kernel) -> dict:
+    """A trace event's args for one op run: its input shapes and, for a fused op
+    (core/compiler/fusion.py), `covers`: the model's ops it runs ("#3 CONV_2D + #4 ...")."""
+    args = {f"input{k}": str(tuple(t.shape)) for k, t in enumerate(kernel.inputs)
+            if t is not None}
+    covers = kernel.op.params.get("covers")
+    if covers:
+        args["covers"] = covers
+    return args
 
 
 def summary_path(trace_path: str) -> str:

@@ -1,16 +1,19 @@
-// Module _gemm: plans (weights packed once, in prepare) for Conv2D, FullyConnected and
-// TransposeConv, and BatchMatMul (both operands read at run time); plan.bind(slots...,
+// Module _gemm: plans (weights packed once, in prepare) for Conv2D, FullyConnected,
+// TransposeConv and the fused InvertedResidual block, and BatchMatMul (both operands read at
+// run time); plan.bind(slots...,
 // threads) gives the native step (native_step.h) that runs the plan over those tensors'
 // current buffers, checked when it runs.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
 #include "bind_util.h"
 #include "gemm.h"
+#include "inverted_residual.h"
 #include "native_bind.h"
 
 namespace py = pybind11;
@@ -102,6 +105,79 @@ struct TransposeConvPlan {
   }
 };
 
+// The fused block (inverted_residual.h): geometry [n, h, w, cin, cexp, k, stride_h, stride_w,
+// pad_top, pad_left, oh, ow, cout], the expand conv's weights [cexp][cin] and bias (None, None
+// without expand), the depthwise filter [k][k][cexp] and bias, the project conv's weights
+// [cout][cexp] and bias, the clamps [expand lo, hi, depthwise lo, hi, project lo, hi, add lo,
+// hi], whether the block input is added (residual) and the threads it will run with (its
+// per-thread scratch is made here).
+struct InvertedResidualPlan {
+  InvertedResidual f;
+  int64_t in_size, out_size;
+  mutable std::vector<float> scratch;     // per thread: ring and depthwise row, of one run
+  InvertedResidualPlan(std::vector<int64_t> geom, py::object exp_w, py::object exp_b,
+                       py::array dw_w, py::object dw_b, py::array proj_w, py::object proj_b,
+                       std::vector<float> clamps, bool residual, int threads) {
+    if (geom.size() != 13 || clamps.size() != 8)
+      throw py::value_error("geometry needs 13 values and clamps 8");
+    for (int64_t v : geom)
+      if (v < 0 || v > (int64_t{1} << 30)) throw py::value_error("geometry values out of range");
+    const int64_t n = geom[0], h = geom[1], w = geom[2], cin = geom[3], cexp = geom[4],
+                  k = geom[5], sh = geom[6], sw = geom[7], pt = geom[8], pl = geom[9],
+                  oh = geom[10], ow = geom[11], cout = geom[12];
+    if (n < 1 || h < 1 || w < 1 || cin < 1 || cexp < 1 || oh < 1 || ow < 1 || cout < 1 ||
+        sh < 1 || sw < 1 || (k != 3 && k != 5))
+      throw py::value_error("sizes and strides must be positive, the depthwise filter 3 or 5");
+    for (int64_t oy = 0; oy < oh; ++oy)
+      if (oy * sh - pt + k - 1 < 0 || oy * sh - pt >= h)
+        throw py::value_error("an output row reads no input row");
+    for (size_t i = 0; i < 8; i += 2)
+      if (clamps[i] > clamps[i + 1]) throw py::value_error("a clamp range is empty");
+    f.expand = !exp_w.is_none();
+    if (!f.expand && cexp != cin)
+      throw py::value_error("without expand the depthwise channels are the input's");
+    if (residual && (sh != 1 || sw != 1 || oh != h || ow != w || cout != cin))
+      throw py::value_error("the residual needs stride 1 and the input's shape");
+    f.dw = DepthwiseParams{static_cast<int>(n), static_cast<int>(h), static_cast<int>(w),
+                           static_cast<int>(cexp), 1, static_cast<int>(k),
+                           static_cast<int>(k), static_cast<int>(sh), static_cast<int>(sw),
+                           1, 1, static_cast<int>(pt), static_cast<int>(pl),
+                           static_cast<int>(oh), static_cast<int>(ow), clamps[2], clamps[3]};
+    f.cin = cin;
+    f.cout = cout;
+    if (f.expand) {
+      py::array ew = exp_w.cast<py::array>();
+      pack_b(in_buffer<float>(ew, "expand weights", cexp * cin), cin,
+             optional_bias(exp_b, cexp), cexp, cin, f.exp_b);
+    }
+    f.exp_lo = clamps[0];
+    f.exp_hi = clamps[1];
+    const float* dwp = in_buffer<float>(dw_w, "depthwise filter", k * k * cexp);
+    f.dw_w.assign(dwp, dwp + k * k * cexp);
+    const float* dbp = optional_bias(dw_b, cexp);
+    f.dw_b.assign(static_cast<size_t>(cexp), 0.0f);
+    if (dbp) f.dw_b.assign(dbp, dbp + cexp);
+    pack_b(in_buffer<float>(proj_w, "project weights", cout * cexp), cexp,
+           optional_bias(proj_b, cout), cout, cexp, f.proj_b);
+    f.proj_lo = clamps[4];
+    f.proj_hi = clamps[5];
+    f.residual = residual;
+    f.add_lo = clamps[6];
+    f.add_hi = clamps[7];
+    in_size = n * h * w * cin;
+    out_size = n * oh * ow * cout;
+    scratch.resize(static_cast<size_t>(std::max(threads, 1) * inverted_residual_scratch(f)));
+  }
+  void exec(const Slot* x, const Slot* y, int threads) const {
+    const float* xp = in<float>(x, in_size, "inverted residual input");
+    float* yp = out<float>(y, out_size, "inverted residual output");
+    const int t = threads < 1 ? 1 : threads;
+    const size_t need = static_cast<size_t>(t * inverted_residual_scratch(f));
+    if (scratch.size() < need) scratch.resize(need);      // bound with more threads than made for
+    inverted_residual_f32(f, xp, yp, scratch.data(), t);
+  }
+};
+
 struct BmmPlan {
   BmmArgs g{};
   int64_t a_count, b_count;
@@ -139,7 +215,7 @@ struct BmmPlan {
 }  // namespace
 
 PYBIND11_MODULE(_gemm, m) {
-  m.doc() = "acl_neon float32 GEMM family: Conv2D, FullyConnected, TransposeConv, BatchMatMul";
+  m.doc() = "acl_neon float32 GEMM family: Conv2D, FullyConnected, TransposeConv, BatchMatMul, the fused InvertedResidual block";
   add_isa_functions(m);
   py::class_<ConvPlan>(m, "ConvPlan")
       .def(py::init<py::array, py::object, std::vector<int64_t>, float, float>(),
@@ -155,6 +231,14 @@ PYBIND11_MODULE(_gemm, m) {
            py::arg("weights"), py::arg("bias"), py::arg("geometry"), py::arg("lo"),
            py::arg("hi"))
       .def("bind", &bind_plan<TransposeConvPlan, 2>, "bind(x, y, threads): the step");
+  py::class_<InvertedResidualPlan>(m, "InvertedResidualPlan")
+      .def(py::init<std::vector<int64_t>, py::object, py::object, py::array, py::object,
+                    py::array, py::object, std::vector<float>, bool, int>(),
+           py::arg("geometry"), py::arg("expand_weights"), py::arg("expand_bias"),
+           py::arg("dw_filter"), py::arg("dw_bias"), py::arg("project_weights"),
+           py::arg("project_bias"), py::arg("clamps"), py::arg("residual"),
+           py::arg("threads") = 1)
+      .def("bind", &bind_plan<InvertedResidualPlan, 2>, "bind(x, y, threads): the step");
   py::class_<BmmPlan>(m, "BmmPlan")
       .def(py::init<std::vector<int64_t>, bool, bool, std::vector<int64_t>,
                     std::vector<int64_t>, int64_t, int64_t>(),

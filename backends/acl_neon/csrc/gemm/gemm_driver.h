@@ -1,6 +1,7 @@
 // The threaded tile loop shared by the GEMM entry points (baseline files only).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 

@@ -9,16 +9,9 @@
 
 #include <cstdint>
 
-namespace onert_neon {
+#include "depthwise_params.h"
 
-struct DepthwiseParams {
-  int n, h, w, cin, mult;        // input NHWC; output channels cout = cin * mult
-  int kh, kw;                    // filter 1 x kh x kw x cout
-  int sh, sw, dh, dw;            // strides and dilations (>= 1)
-  int pt, pl;                    // padding before (top, left)
-  int oh, ow;                    // output height and width
-  float lo, hi;                  // fused activation clamp
-};
+namespace onert_neon {
 
 // y[n, oh, ow, cout] = clamp(bias + sum over taps of x * w); bias has cout entries
 void depthwise_conv_f32(const DepthwiseParams& p, const float* x, const float* w,

@@ -1,0 +1,136 @@
+// The fused InvertedResidual kernel's driver (inverted_residual.h): bands of output rows per
+// thread, the ring of expanded rows, the GEMM micro-kernel over row tiles; and the baseline
+// bodies (SSE2 / NEON / portable).
+#include "inverted_residual.h"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cassert>
+
+#include "gemm_driver.h"
+#include "isa.h"
+#include "parallel.h"
+#include "simd_base.h"
+#include "simd_math.h"
+
+namespace onert_neon {
+namespace {
+
+using namespace simd;
+#include "inverted_residual_rows.inc"
+
+constexpr int kMaxK = 5;
+
+struct Bodies {
+  DwRowFromFn dw;
+  AddRowFn add;
+};
+
+Bodies active_bodies() {
+  switch (active_isa()) {
+#if defined(__x86_64__)
+    case Isa::Avx512: return {ir_dw_row_avx512, ir_add_row_avx512};
+    case Isa::Avx2: return {ir_dw_row_avx2, ir_add_row_avx2};
+#endif
+    default: return {ir_dw_row, ir_add_row};
+  }
+}
+
+// c[rows x N] = clamp(a[rows x K] * B + bias), a's rows `lda` apart: the micro-kernel over
+// row tiles of the ISA's height, every column of B (what gemm_f32 computes for these rows)
+void gemm_rows(const TileKernel& tk, const float* a, int64_t rows, int64_t lda,
+               const PackedB& b, float* c, float lo, float hi) {
+  for (int64_t m0 = 0; m0 < rows; m0 += tk.mr) {
+    const int n = static_cast<int>(rows - m0 < tk.mr ? rows - m0 : tk.mr);
+    TileArgs t{n, b.K, a + m0 * lda, lda, &b, c + m0 * b.N, b.N, 0, b.N, lo, hi};
+    tk.fn(t);
+  }
+}
+
+// Output rows per step: enough that the project GEMM of a step has ~kStepPixels rows (narrow
+// late layers: 14 or 7 pixels a row would leave the micro-kernel's tiles mostly empty).
+constexpr int64_t kStepPixels = 48;
+
+int64_t step_rows(const DepthwiseParams& p) {
+  const int64_t r = (kStepPixels + p.ow - 1) / p.ow;
+  return r < p.oh ? r : p.oh;
+}
+
+// ring slots: the input rows of a step's depthwise windows
+int64_t ring_rows(const DepthwiseParams& p) { return (step_rows(p) - 1) * p.sh + p.kh; }
+
+}  // namespace
+
+int64_t inverted_residual_scratch(const InvertedResidual& f) {
+  const DepthwiseParams& p = f.dw;
+  const int64_t ring = f.expand ? ring_rows(p) * p.w * p.cin : 0;
+  return ring + step_rows(p) * p.ow * p.cin;
+}
+
+void inverted_residual_f32(const InvertedResidual& f, const float* x, float* y, float* scratch,
+                           int threads) {
+  const DepthwiseParams& p = f.dw;
+  assert(p.kh == p.kw && (p.kh == 3 || p.kh == 5) && p.dh == 1 && p.dw == 1 && p.mult == 1);
+  const TileKernel tk = tile_kernel();
+  const Bodies fn = active_bodies();
+  const int64_t C = p.cin, row_len = int64_t{p.w} * C;
+  const int64_t in_row = int64_t{p.w} * f.cin, out_row = int64_t{p.ow} * f.cout;
+  const int64_t per_thread = inverted_residual_scratch(f);
+  const int64_t R = step_rows(p), slots = ring_rows(p);
+  // a band must be worth a fork/join: at least ~1 MFLOP (a row's depthwise and project work,
+  // plus the expand work of its new rows)
+  const int64_t row_flops = 2 * p.ow * C * (p.kh * p.kw + f.cout) +
+                            (f.expand ? 2 * int64_t{p.sh} * p.w * f.cin * C : 0);
+  const int64_t grain = 1 + 1000000 / (row_flops + 1);
+  parallel_range(threads, int64_t{p.n} * p.oh, grain, [&](int64_t r0, int64_t r1) {
+    float* ring = scratch + omp_get_thread_num() * per_thread;
+    float* dwrows = ring + (f.expand ? slots * row_len : 0);
+    int64_t first = -1, next = -1;   // the ring holds input rows [first, next) (b * h + iy)
+    for (int64_t r = r0; r < r1;) {
+      const int64_t b = r / p.oh;
+      const int oy0 = static_cast<int>(r % p.oh);
+      const int rows = static_cast<int>(std::min({R, r1 - r, int64_t{p.oh} - oy0}));
+      const int lo = std::max(oy0 * p.sh - p.pt, 0);
+      const int hi = std::min((oy0 + rows - 1) * p.sh - p.pt + p.kh, p.h);   // input rows
+      if (f.expand) {
+        const int64_t base = b * p.h;
+        if (first < base || next < base + lo || first > base + lo) first = next = base + lo;
+        // expand the rows [max(next, base + lo), base + hi): consecutive in x, consecutive
+        // ring slots (row iy in slot iy % slots) but for the wrap-around
+        for (int64_t k = std::max(next, base + lo); k < base + hi;) {
+          const int64_t slot = (k - base) % slots;
+          const int64_t count = std::min(base + hi - k, slots - slot);
+          gemm_rows(tk, x + k * in_row, count * p.w, f.cin, f.exp_b, ring + slot * row_len,
+                    f.exp_lo, f.exp_hi);
+          k += count;
+        }
+        next = std::max(next, base + hi);
+        first = std::max(first, next - slots);
+      }
+      for (int j = 0; j < rows; ++j) {
+        const int oy = oy0 + j;
+        const float* in_rows[kMaxK];
+        bool valid[kMaxK];
+        int any = -1;
+        for (int ky = 0; ky < p.kh; ++ky) {
+          const int iy = oy * p.sh - p.pt + ky;
+          valid[ky] = iy >= 0 && iy < p.h;
+          if (!valid[ky]) continue;
+          in_rows[ky] = f.expand ? ring + (iy % slots) * row_len : x + (b * p.h + iy) * row_len;
+          any = ky;
+        }
+        assert(any >= 0);     // the plan checks that every output row has an input row
+        for (int ky = 0; ky < p.kh; ++ky)
+          if (!valid[ky]) in_rows[ky] = in_rows[any];      // read, times zero weights
+        fn.dw(p, in_rows, valid, f.dw_w.data(), f.dw_b.data(), dwrows + j * p.ow * C);
+      }
+      float* yr = y + r * out_row;
+      gemm_rows(tk, dwrows, int64_t{rows} * p.ow, C, f.proj_b, yr, f.proj_lo, f.proj_hi);
+      if (f.residual) fn.add(x + r * in_row, yr, rows * out_row, f.add_lo, f.add_hi);
+      r += rows;
+    }
+  });
+}
+
+}  // namespace onert_neon

@@ -1,0 +1,63 @@
+"""InvertedResidual on acl_neon: the MobileNet block that the compiler fused from the ops
+acl_neon proposed (backends/acl_neon/fusion.py) — [1x1 expand CONV_2D] -> DEPTHWISE_CONV_2D ->
+1x1 project CONV_2D -> [residual ADD] — as one native plan of module _gemm
+(csrc/gemm/inverted_residual.h). It is computed output row by output row, so the expanded
+tensor and the depthwise output live only in a few rows of per-thread scratch, with the
+unfused kernels' arithmetic in their order: the results are bit-identical to the ops run one by
+one (conv2d.py, depthwise_conv2d.py, eltwise.py).
+
+The op's params name its members: `roles` (of "expand", "depthwise", "project", "add") and
+`fused_ops` (the original Operations, in that order; core/compiler/fusion.py), whose operands
+are this op's inputs (weights included) or, for the inner tensors, `fused_operands`.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ....core.backend import Kernel
+from ....core.ops.window import conv_geometry
+from .base import NeonMixin, clamp_range, register
+
+
+@register("InvertedResidual")
+class InvertedResidualLayer(NeonMixin, Kernel):
+    native_group = "gemm"
+
+    def prepare(self) -> None:
+        p = self.op.params
+        ops = dict(zip(p.roles, p.fused_ops))
+        where = {o: k for k, o in enumerate(self.op.inputs)}
+
+        def const(op, k: int):
+            i = op.inputs[k] if k < len(op.inputs) else -1
+            if i < 0:
+                return None
+            return np.ascontiguousarray(self.inputs[where[i]].buffer, np.float32)
+
+        def act(op) -> list[float]:
+            return list(clamp_range(op.params.get("fused_activation_function")))
+
+        dw, project = ops["depthwise"], ops["project"]
+        expand, add = ops.get("expand"), ops.get("add")
+        x, y = self.inputs[0], self.outputs[0]
+        n, h, w, cin = (int(d) for d in x.shape)
+        k = int(self.shape_of(dw.inputs[1])[1])
+        e_shape = (n, h, w, int(self.shape_of(dw.inputs[1])[3]))
+        g = conv_geometry(dw.params, e_shape, (k, k), self.shape_of(dw.outputs[0]))
+        geometry = [n, h, w, cin, g.c, k, g.sh, g.sw, g.pt, g.pl, g.oh, g.ow, int(y.shape[3])]
+        none = [-np.inf, np.inf]
+        clamps = ((act(expand) if expand else none) + act(dw) + act(project)
+                  + (act(add) if add else none))
+        try:
+            self.plan = self.lib.InvertedResidualPlan(
+                geometry, const(expand, 1) if expand else None,
+                const(expand, 2) if expand else None, const(dw, 1), const(dw, 2),
+                const(project, 1), const(project, 2), clamps, add is not None, self.threads)
+        except ValueError as e:
+            raise self.fail(str(e)) from None
+
+    def shape_of(self, operand: int) -> tuple[int, ...]:
+        """The shape of a member's operand: an input of this op or an inner tensor."""
+        if operand in self.op.inputs:
+            return tuple(self.inputs[self.op.inputs.index(operand)].shape)
+        return tuple(self.op.params.fused_operands[operand].shape)

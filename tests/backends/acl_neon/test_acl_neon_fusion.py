@@ -1,0 +1,218 @@
+"""Cross-op fusion (core/compiler/fusion.py) of MobileNet inverted-residual blocks on acl_neon
+(backends/acl_neon/fusion.py, ops/inverted_residual.py): generated blocks of every form the
+fused kernel covers against the interpreter and bit for bit against `fuse: false`, at every
+instruction-set level and 1 and 2 threads; explain(), placement() and trace events naming the
+covered ops; the compiler's checks of a proposal (backends, inner tensors read elsewhere);
+the shared models."""
+from __future__ import annotations
+
+import json
+import re
+
+import numpy as np
+import pytest
+
+import onert_py
+from builders.inverted_residual import BLOCKS, Block, block_inputs, block_model
+from builders.shared_models import model_path, realistic_inputs
+from op_harness import backend_or_skip
+from oracle import tflite_run
+
+backend_or_skip("acl_neon")
+from onert_py.backends.acl_neon import fusion, native  # noqa: E402
+from onert_py.core.backend import FusionProposal  # noqa: E402
+
+if not all(native.available(g)[0] for g in ("gemm", "spatial")):
+    pytest.skip("acl_neon's gemm and spatial modules are not built", allow_module_level=True)
+
+MODEL, BLOCK_OPS = block_model()
+
+
+@pytest.fixture
+def fuse_small(monkeypatch):
+    """Fuse blocks of any size (acl_neon proposes only those whose expanded tensor is out of
+    L2; the generated blocks are small)."""
+    monkeypatch.setattr(fusion, "MIN_EXPANDED_BYTES", 0)
+
+
+def session(model=MODEL, **config) -> onert_py.Session:
+    return onert_py.Session(model, backends=["acl_neon", "cpu"], config=config)
+
+
+def groups(sess: onert_py.Session) -> list[tuple[int, ...]]:
+    return [f.ops for f in sess.placement().fused]
+
+
+def assert_close(out: np.ndarray, ref: np.ndarray) -> None:
+    bound = 2e-5 * (float(np.abs(ref).max()) + 1e-6)
+    assert float(np.abs(out - ref).max()) <= bound
+
+
+def test_blocks_match_the_interpreter_and_the_unfused_ops(fuse_small):
+    xs = block_inputs()
+    ref = tflite_run(MODEL, xs)[0]
+    before = native.active_isa()
+    try:
+        for threads in (1, 2):
+            fused = session(num_threads=threads)
+            apart = session(num_threads=threads, fuse=False)
+            assert groups(fused) == [tuple(ops) for ops in BLOCK_OPS]
+            assert groups(apart) == []
+            for level in native.available_isas():
+                native.set_isa(level)
+                out = fused.run(xs)[0]
+                assert_close(out, ref)
+                assert np.array_equal(out, apart.run(xs)[0]), (level, threads)
+    finally:
+        native.set_isa(before)
+
+
+def test_batch_one_and_wide_rows(fuse_small):
+    """One image, rows wider than a step (no multi-row steps), a 5x5 stride-2 block."""
+    model, ops = block_model((Block(48, 16), Block(64, 16, k=5, stride=2)), batch=1, h=9,
+                             w=70, cin=16)
+    xs = block_inputs(1, 9, 70, 16)
+    sess = session(model, num_threads=2)
+    assert groups(sess) == [tuple(o) for o in ops]
+    out = sess.run(xs)[0]
+    assert_close(out, tflite_run(model, xs)[0])
+    assert np.array_equal(out, session(model, num_threads=2, fuse=False).run(xs)[0])
+
+
+def test_explain_and_placement_name_the_fused_ops(fuse_small):
+    sess = session()
+    text = sess.explain()
+    p = sess.placement()
+    residual = next(f for f in p.fused if len(f.ops) == 4)
+    a, b, c, d = residual.ops
+    assert residual.type == "InvertedResidual" and residual.backend == "acl_neon"
+    line = (f"  #{residual.index} fused: #{a} CONV_2D + #{b} DEPTHWISE_CONV_2D + #{c} CONV_2D"
+            f" + #{d} ADD -> acl_neon InvertedResidual: expanded tensor ")
+    assert any(ln.startswith(line) and ln.endswith(" kept in row bands")
+               for ln in text.splitlines()), text
+    assert f"fused ops: {len(BLOCKS)}" in text
+    first = next(f for f in p.fused if len(f.ops) == 2)       # the block without expand
+    assert f"#{first.ops[0]} DEPTHWISE_CONV_2D + #{first.ops[1]} CONV_2D" in first.text
+    assert "depthwise output" in first.why and "expanded" not in first.why
+    for op in p.ops:        # every model op is listed, with the fused op that runs it
+        assert op.backend == "acl_neon"
+        assert op.fused_into == next(f.index for f in p.fused if op.index in f.ops)
+        assert f"fused into #{op.fused_into}" in next(
+            ln for ln in text.splitlines() if ln.split()[:2] == [str(op.index), op.name])
+
+
+def test_trace_event_lists_the_ops_it_covers(fuse_small, tmp_path):
+    path = tmp_path / "trace.json"
+    with session(tracing=str(path)) as sess:
+        sess.run(block_inputs())
+        fused = sess.placement().fused
+    begins = [e for e in json.loads(path.read_text())["traceEvents"] if e["ph"] == "B"]
+    assert [e["name"] for e in begins] == [f"${f.index} InvertedResidual" for f in fused]
+    for e, f in zip(begins, fused):
+        assert [int(i) for i in re.findall(r"#(\d+) ", e["args"]["covers"])] == list(f.ops)
+    assert begins[0]["args"]["input0"] == str(block_inputs()[0].shape)
+
+
+def test_fuse_false_runs_every_op_alone(fuse_small, monkeypatch):
+    for sess in (session(fuse=False), session(fuse="off")):
+        assert groups(sess) == [] and "fused" not in sess.explain()
+    monkeypatch.setenv("FUSE", "0")
+    assert groups(session()) == []
+    with pytest.raises(onert_py.ConfigError, match="fuse"):
+        session(fuse="sometimes")
+
+
+def test_no_fusion_across_backends(fuse_small):
+    """An op of a block mapped to cpu leaves the block, and nothing fuses across backends."""
+    expand, dw, project, add = BLOCK_OPS[2]
+    xs = block_inputs()
+    ref = tflite_run(MODEL, xs)[0]
+    # without the expand the ADD no longer adds the depthwise input: it stays apart too
+    cases = {dw: [], add: [(expand, dw, project)], expand: [(dw, project)]}
+    for on_cpu, expected in cases.items():
+        sess = session(op_backend_map={on_cpu: "cpu"})
+        got = [g for g in groups(sess) if set(g) & set(BLOCK_OPS[2])]
+        assert got == expected, on_cpu
+        assert sess.placement().backend_of(on_cpu) == "cpu"
+        assert_close(sess.run(xs)[0], ref)
+
+
+@pytest.mark.parametrize("inner", ["expand", "depthwise", "project"])
+def test_an_inner_tensor_that_is_a_model_output_stays(fuse_small, inner):
+    """A model output is never an inner tensor: the block is fused without the ops around it."""
+    model, ops = block_model(extra_output=(2, inner))
+    expand, dw, project, _ = ops[2]
+    expected = {"expand": [(dw, project)], "depthwise": [], "project": [(expand, dw, project)]}
+    sess = session(model)
+    assert [g for g in groups(sess) if set(g) & set(ops[2])] == expected[inner]
+    xs = block_inputs()
+    for out, ref in zip(sess.run(xs), tflite_run(model, xs)):
+        assert_close(out, ref)
+
+
+def test_small_blocks_are_not_proposed():
+    """By default acl_neon fuses only where the expanded tensor does not fit L2."""
+    assert groups(session()) == []
+
+
+def test_the_compiler_checks_each_proposal(fuse_small, monkeypatch):
+    """Proposals breaking a rule are dropped; the rest are taken, each op in one group."""
+    from onert_py.backends.acl_neon.backend import AclNeonConfig
+    expand, dw, project, add = BLOCK_OPS[2]
+    e2, d2, p2 = BLOCK_OPS[1]
+    roles = {"roles": ("expand", "depthwise", "project", "add")}
+    whole = (expand, dw, project, add)
+
+    def run(proposed, model=MODEL, **config):
+        monkeypatch.setattr(AclNeonConfig, "fusions", lambda self, graph, ops: [
+            FusionProposal(tuple(p), "InvertedResidual", roles, "test") for p in proposed])
+        sess = session(model, **config)
+        xs = block_inputs()
+        for out, ref in zip(sess.run(xs), tflite_run(model, xs)):
+            assert_close(out, ref)
+        return groups(sess)
+
+    assert run([whole]) == [whole]
+    assert run([whole, whole]) == [whole]                  # an op is in one group at most
+    assert run([(e2, p2)]) == []                  # e2's output is read by d2, outside
+    assert run([(dw, expand, project, add)]) == []         # out of execution order
+    assert run([(project,)]) == []                         # one op
+    assert run([(*whole, 999)]) == []                      # no op 999
+    assert run([whole], op_backend_map={add: "cpu"}) == []          # two backends
+    model, _ = block_model(extra_output=(2, "depthwise"))  # an inner tensor is an output
+    assert run([whole], model) == []
+
+
+# ---- the shared models (skipped without ../shared/models) ----------------------------------
+
+def check_model(name: str, fused_blocks: int, threads: int = 1) -> None:
+    path = model_path(name)
+    sess = onert_py.Session(path, config={"num_threads": threads})
+    apart = onert_py.Session(path, config={"num_threads": threads, "fuse": False})
+    assert len(sess.placement().fused) == fused_blocks
+    xs = realistic_inputs(sess)
+    out = sess.run(xs)
+    for o, a, r, x in zip(out, apart.run(xs), tflite_run(path, xs),
+                          tflite_run(path, xs, xnnpack=True)):
+        assert np.array_equal(o, a)
+        # test_real_models' bound: what TFLite's two kernel sets disagree by, or 2e-5 relative
+        bound = max(2e-5 * float(np.abs(r).max()), 2 * float(np.abs(x - r).max()))
+        assert float(np.abs(o - r).max()) <= bound
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_mobilenet_v2(threads):
+    """Its first four blocks (112x112 and 56x56: expanded tensors of 1.6 to 4.8 MB) run fused,
+    bit-identical to the ops apart."""
+    check_model("mobilenet_v2", 4, threads)
+
+
+def test_efficientnet_b0_has_no_block_of_this_form():
+    """Its blocks gate the depthwise output (SE: MEAN, LOGISTIC, MUL) and use swish."""
+    check_model("efficientnet_b0", 0)
+
+
+def test_mobilenet_v3_small_blocks_fused_at_any_size(fuse_small):
+    """Its two ReLU blocks without SE (ops 11-13, 14-17); the others have SE and HARD_SWISH.
+    Both are below the size where fusion pays, so only with `fuse_small`."""
+    check_model("mobilenet_v3_small", 2)

@@ -1,0 +1,99 @@
+"""MobileNet-like float models of inverted-residual blocks ([1x1 expand CONV_2D] ->
+DEPTHWISE_CONV_2D -> 1x1 project CONV_2D -> [residual ADD]), for acl_neon's fusion tests."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from onert_py.model_builder import ModelBuilder
+
+
+@dataclass(frozen=True)
+class Block:
+    expand: int | None            # expanded channels (None: no expand conv)
+    out: int                      # project output channels
+    k: int = 3                    # depthwise filter size
+    stride: int = 1
+    residual: bool = False        # ADD of the block input (needs stride 1, out = input channels)
+    acts: tuple[str, str, str] = ("RELU6", "RELU6", "NONE")    # expand, depthwise, project
+    padding: str = "SAME"
+    add_first: bool = False       # ADD(project, x) rather than ADD(x, project)
+    add_act: str = "NONE"
+
+
+# every form the fused kernel covers: no expand, stride 1 and 2, 3x3 and 5x5, residual in
+# both operand orders, other clamps, VALID padding
+BLOCKS = (
+    Block(None, 6),
+    Block(24, 10, stride=2),
+    Block(30, 10, residual=True),
+    Block(40, 10, k=5, residual=True, acts=("RELU", "RELU", "NONE"), add_first=True,
+          add_act="RELU6"),
+    Block(20, 12, stride=2, padding="VALID", acts=("RELU6", "RELU_N1_TO_1", "RELU")),
+    Block(36, 12, k=5, stride=2),
+)
+
+
+def out_size(size: int, k: int, stride: int, padding: str) -> int:
+    return -(-size // stride) if padding == "SAME" else (size - k) // stride + 1
+
+
+def block_model(blocks=BLOCKS, batch: int = 2, h: int = 19, w: int = 13, cin: int = 8,
+                extra_output: tuple[int, str] | None = None) -> tuple[bytes, list[list[int]]]:
+    """The model (input (batch, h, w, cin), one output) and, per block, its op indices in the
+    order expand, depthwise, project, add (those present). `extra_output` (block, "expand" |
+    "depthwise" | "project") also makes that inner tensor a model output."""
+    rng = np.random.default_rng(7)
+    b = ModelBuilder()
+    x = b.add_input("x", (batch, h, w, cin), "float32")
+    ops: list[list[int]] = []
+    extra = None
+    block_ops: list[int] = []
+
+    def const(name: str, shape) -> int:
+        fan_in = int(np.prod(shape[1:])) if len(shape) > 1 else 1
+        data = rng.standard_normal(shape).astype(np.float32) / np.sqrt(fan_in)
+        return b.add_const(name, data.astype(np.float32))
+
+    def conv(name: str, src: int, c: int, shape, cout: int, act: str) -> int:
+        y = b.add_tensor(name, (*shape[:3], cout), "float32")
+        block_ops.append(b.add_op("CONV_2D", [src, const(name + "_w", (cout, 1, 1, c)),
+                                         const(name + "_b", (cout,))], [y], padding="SAME",
+                            stride_h=1, stride_w=1, fused_activation_function=act))
+        return y
+
+    shape = (batch, h, w, cin)
+    for n, blk in enumerate(blocks):
+        block_ops = []
+        t, c = x, shape[3]
+        inner = {}
+        if blk.expand is not None:
+            t = inner["expand"] = conv(f"b{n}_expand", x, c, shape, blk.expand, blk.acts[0])
+            c = blk.expand
+        oh, ow = (out_size(s, blk.k, blk.stride, blk.padding) for s in shape[1:3])
+        d = inner["depthwise"] = b.add_tensor(f"b{n}_dw", (batch, oh, ow, c), "float32")
+        block_ops.append(b.add_op("DEPTHWISE_CONV_2D",
+                            [t, const(f"b{n}_dw_w", (1, blk.k, blk.k, c)),
+                             const(f"b{n}_dw_b", (c,))], [d], padding=blk.padding,
+                            stride_h=blk.stride, stride_w=blk.stride, depth_multiplier=1,
+                            fused_activation_function=blk.acts[1]))
+        p = inner["project"] = conv(f"b{n}_project", d, c, (batch, oh, ow), blk.out,
+                                    blk.acts[2])
+        if blk.residual:
+            y = b.add_tensor(f"b{n}_add", (batch, oh, ow, blk.out), "float32")
+            block_ops.append(b.add_op("ADD", [p, x] if blk.add_first else [x, p], [y],
+                                fused_activation_function=blk.add_act))
+            p = y
+        if extra_output is not None and extra_output[0] == n:
+            extra = inner[extra_output[1]]
+        ops.append(block_ops)
+        x, shape = p, (batch, oh, ow, blk.out)
+    b.add_output(x)
+    if extra is not None:
+        b.add_output(extra)
+    return b.build(), ops
+
+
+def block_inputs(batch: int = 2, h: int = 19, w: int = 13, cin: int = 8) -> list[np.ndarray]:
+    return [np.random.default_rng(3).uniform(-1, 1, (batch, h, w, cin)).astype(np.float32)]
