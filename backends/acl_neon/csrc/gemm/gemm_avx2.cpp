@@ -1,5 +1,6 @@
 // AVX2/FMA micro-kernel: a 6x16 register tile (12 ymm accumulators, A broadcast from memory),
-// bias as the accumulators' start, clamp in the store (a partial panel through a stack tile).
+// bias as the accumulators' start, clamp in the store (a partial panel through a stack tile);
+// a column tail of at most 8 is computed 6x8.
 #if defined(__x86_64__)
 
 #include <immintrin.h>
@@ -15,42 +16,36 @@ namespace {
 
 constexpr int kMr = 6;
 
-template <int MR>
+// MR rows times NV 8-column vectors (NV = 1 for a column tail of at most 8)
+template <int MR, int NV>
 inline void ukernel(int64_t K, const float* a, int64_t lda, const float* b, const float* bias,
                     float* c, int64_t ldc, int64_t nc, __m256 lo, __m256 hi) {
-  __m256 acc[MR][2];
-  const __m256 bias0 = _mm256_loadu_ps(bias), bias1 = _mm256_loadu_ps(bias + 8);
+  __m256 acc[MR][NV];
   #pragma GCC unroll 16
-  for (int r = 0; r < MR; ++r) {
-    acc[r][0] = bias0;
-    acc[r][1] = bias1;
-  }
+  for (int r = 0; r < MR; ++r)
+    for (int v = 0; v < NV; ++v) acc[r][v] = _mm256_loadu_ps(bias + 8 * v);
   const float* ar[MR];
   #pragma GCC unroll 16
   for (int r = 0; r < MR; ++r) ar[r] = a + r * lda;
   for (int64_t k = 0; k < K; ++k) {
-    const __m256 v0 = _mm256_loadu_ps(b + k * 16), v1 = _mm256_loadu_ps(b + k * 16 + 8);
+    __m256 v[NV];
+    for (int j = 0; j < NV; ++j) v[j] = _mm256_loadu_ps(b + k * 16 + 8 * j);
     #pragma GCC unroll 16
     for (int r = 0; r < MR; ++r) {
       const __m256 s = _mm256_broadcast_ss(ar[r] + k);
-      acc[r][0] = _mm256_fmadd_ps(s, v0, acc[r][0]);
-      acc[r][1] = _mm256_fmadd_ps(s, v1, acc[r][1]);
+      for (int j = 0; j < NV; ++j) acc[r][j] = _mm256_fmadd_ps(s, v[j], acc[r][j]);
     }
   }
   #pragma GCC unroll 16
   for (int r = 0; r < MR; ++r) {
-    const __m256 y0 = _mm256_min_ps(_mm256_max_ps(acc[r][0], lo), hi);
-    const __m256 y1 = _mm256_min_ps(_mm256_max_ps(acc[r][1], lo), hi);
     float* cr = c + r * ldc;
-    if (nc >= 16) {
-      _mm256_storeu_ps(cr, y0);
-      _mm256_storeu_ps(cr + 8, y1);
-    } else {
-      float tmp[16];
-      _mm256_storeu_ps(tmp, y0);
-      _mm256_storeu_ps(tmp + 8, y1);
-      std::memcpy(cr, tmp, static_cast<size_t>(nc) * sizeof(float));
+    float tmp[16];
+    for (int j = 0; j < NV; ++j) {
+      const __m256 y = _mm256_min_ps(_mm256_max_ps(acc[r][j], lo), hi);
+      if (nc >= 8 * NV) _mm256_storeu_ps(cr + 8 * j, y);
+      else _mm256_storeu_ps(tmp + 8 * j, y);
     }
+    if (nc < 8 * NV) std::memcpy(cr, tmp, static_cast<size_t>(nc) * sizeof(float));
   }
 }
 
@@ -59,9 +54,14 @@ void tile(const TileArgs& t) {
   const __m256 lo = _mm256_set1_ps(t.lo), hi = _mm256_set1_ps(t.hi);
   const float* packed = t.b->data.data();
   const float* bias = t.b->bias.data();
-  for (int64_t col = t.col0; col < t.col1; col += 16)
-    ukernel<MR>(t.K, t.a, t.lda, packed + (col / 16) * t.K * 16, bias + col, t.c + col, t.ldc,
-                t.col1 - col, lo, hi);
+  for (int64_t col = t.col0; col < t.col1; col += 16) {
+    const int64_t nc = t.col1 - col;
+    const float* bp = packed + (col / 16) * t.K * 16;
+    if (nc > 8)
+      ukernel<MR, 2>(t.K, t.a, t.lda, bp, bias + col, t.c + col, t.ldc, nc, lo, hi);
+    else
+      ukernel<MR, 1>(t.K, t.a, t.lda, bp, bias + col, t.c + col, t.ldc, nc, lo, hi);
+  }
 }
 
 }  // namespace

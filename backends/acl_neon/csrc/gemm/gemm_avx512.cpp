@@ -1,5 +1,7 @@
 // AVX-512 micro-kernel: a 12x32 register tile (24 zmm accumulators, the A values broadcast
-// straight from memory into the FMAs), bias as the accumulators' start, clamp and masked store.
+// straight from memory into the FMAs), bias as the accumulators' start, clamp and masked store;
+// a column tail of at most 8 in a 16-column vector is computed 8 wide (ymm), so N = 24, 40, ...
+// do no FMA work on the columns past N.
 #if defined(__x86_64__)
 #include "avx512_intrin.h"
 
@@ -18,38 +20,81 @@ inline __mmask16 tail_mask(int64_t n) {
                  : (n <= 0 ? static_cast<__mmask16>(0) : static_cast<__mmask16>((1u << n) - 1));
 }
 
-template <int MR, int NV>
+// The last vector of a row of the tile: 16 columns (zmm) or, for a column tail of at most 8,
+// 8 columns (ymm: half the FMA work on cores that split a zmm FMA in two, as Zen 4 does).
+// fma(s, ...) takes a zmm broadcast (shared with a first vector), fma_at(a, ...) broadcasts
+// *a at the vector's own width.
+template <bool HALF>
+struct Last {
+  using T = __m512;
+  static T load(const float* p) { return _mm512_loadu_ps(p); }
+  static T fma(__m512 s, T b, T acc) { return _mm512_fmadd_ps(s, b, acc); }
+  static T fma_at(const float* a, T b, T acc) { return _mm512_fmadd_ps(_mm512_set1_ps(*a), b, acc); }
+  static void store(float* p, T v, int64_t n, __m512 lo, __m512 hi) {
+    _mm512_mask_storeu_ps(p, tail_mask(n), _mm512_min_ps(_mm512_max_ps(v, lo), hi));
+  }
+};
+template <>
+struct Last<true> {
+  using T = __m256;
+  static T load(const float* p) { return _mm256_loadu_ps(p); }
+  static T fma(__m512 s, T b, T acc) {
+    return _mm256_fmadd_ps(_mm512_castps512_ps256(s), b, acc);
+  }
+  static T fma_at(const float* a, T b, T acc) {
+    return _mm256_fmadd_ps(_mm256_broadcast_ss(a), b, acc);
+  }
+  static void store(float* p, T v, int64_t n, __m512 lo, __m512 hi) {
+    const __m256 y = _mm256_min_ps(_mm256_max_ps(v, _mm512_castps512_ps256(lo)),
+                                   _mm512_castps512_ps256(hi));
+    _mm256_mask_storeu_ps(p, static_cast<__mmask8>(tail_mask(n)), y);
+  }
+};
+
+// MR rows times NV column vectors: NV = 2, 16 + 16 (HALF: 16 + 8) columns; NV = 1, 16 (HALF:
+// 8). Every element is bias + the K products in order, whatever the vector width.
+template <int MR, int NV, bool HALF>
 inline void ukernel(int64_t K, const float* a, int64_t lda, const float* b0, const float* bias,
                     float* c, int64_t ldc, int64_t nc, __m512 lo, __m512 hi) {
-  const float* b1 = b0 + K * 16;
-  __m512 acc[MR][NV];
+  using L = Last<HALF>;
+  using T = typename L::T;
+  const float* bl = NV > 1 ? b0 + K * 16 : b0;   // the last vector's panel
+  __m512 acc[MR];
+  T last[MR];
   const __m512 bias0 = _mm512_loadu_ps(bias);
-  const __m512 bias1 = NV > 1 ? _mm512_loadu_ps(bias + 16) : bias0;
+  const T bias1 = L::load(NV > 1 ? bias + 16 : bias);
   #pragma GCC unroll 16
   for (int r = 0; r < MR; ++r) {
-    acc[r][0] = bias0;
-    if (NV > 1) acc[r][NV - 1] = bias1;
+    if (NV > 1) acc[r] = bias0;
+    last[r] = bias1;
   }
   const float* ar[MR];
   #pragma GCC unroll 16
   for (int r = 0; r < MR; ++r) ar[r] = a + r * lda;
   for (int64_t k = 0; k < K; ++k) {
-    const __m512 v0 = _mm512_loadu_ps(b0 + k * 16);
-    const __m512 v1 = NV > 1 ? _mm512_loadu_ps(b1 + k * 16) : v0;
-    #pragma GCC unroll 16
-    for (int r = 0; r < MR; ++r) {
-      const __m512 s = _mm512_set1_ps(ar[r][k]);
-      acc[r][0] = _mm512_fmadd_ps(s, v0, acc[r][0]);
-      if (NV > 1) acc[r][NV - 1] = _mm512_fmadd_ps(s, v1, acc[r][NV - 1]);
+    const T v1 = L::load(bl + k * 16);
+    if (NV > 1) {
+      const __m512 v0 = _mm512_loadu_ps(b0 + k * 16);
+      #pragma GCC unroll 16
+      for (int r = 0; r < MR; ++r) {
+        const __m512 s = _mm512_set1_ps(ar[r][k]);
+        acc[r] = _mm512_fmadd_ps(s, v0, acc[r]);
+        last[r] = L::fma(s, v1, last[r]);
+      }
+    } else {
+      #pragma GCC unroll 16
+      for (int r = 0; r < MR; ++r) last[r] = L::fma_at(ar[r] + k, v1, last[r]);
     }
   }
-  const __mmask16 m0 = tail_mask(nc), m1 = tail_mask(nc - 16);
   #pragma GCC unroll 16
   for (int r = 0; r < MR; ++r) {
     float* cr = c + r * ldc;
-    _mm512_mask_storeu_ps(cr, m0, _mm512_min_ps(_mm512_max_ps(acc[r][0], lo), hi));
-    if (NV > 1)
-      _mm512_mask_storeu_ps(cr + 16, m1, _mm512_min_ps(_mm512_max_ps(acc[r][NV - 1], lo), hi));
+    if (NV > 1) {
+      _mm512_storeu_ps(cr, _mm512_min_ps(_mm512_max_ps(acc[r], lo), hi));
+      L::store(cr + 16, last[r], nc - 16, lo, hi);
+    } else {
+      L::store(cr, last[r], nc, lo, hi);
+    }
   }
 }
 
@@ -61,10 +106,15 @@ void tile(const TileArgs& t) {
   for (int64_t col = t.col0; col < t.col1; col += 32) {
     const int64_t nc = t.col1 - col;
     const float* bp = packed + (col / 16) * t.K * 16;
-    if (nc > 16)
-      ukernel<MR, 2>(t.K, t.a, t.lda, bp, bias + col, t.c + col, t.ldc, nc, lo, hi);
+    float* c = t.c + col;
+    if (nc > 24)
+      ukernel<MR, 2, false>(t.K, t.a, t.lda, bp, bias + col, c, t.ldc, nc, lo, hi);
+    else if (nc > 16)
+      ukernel<MR, 2, true>(t.K, t.a, t.lda, bp, bias + col, c, t.ldc, nc, lo, hi);
+    else if (nc > 8)
+      ukernel<MR, 1, false>(t.K, t.a, t.lda, bp, bias + col, c, t.ldc, nc, lo, hi);
     else
-      ukernel<MR, 1>(t.K, t.a, t.lda, bp, bias + col, t.c + col, t.ldc, nc, lo, hi);
+      ukernel<MR, 1, true>(t.K, t.a, t.lda, bp, bias + col, c, t.ldc, nc, lo, hi);
   }
 }
 

@@ -129,7 +129,7 @@ NEON_TEST(gemm_odd_sizes_and_clamps) {
   const float inf = INFINITY;
   for (int threads : {1, 2})
     for (int64_t M : {1, 5, 13, 31})
-      for (int64_t N : {1, 7, 16, 17, 33, 70})
+      for (int64_t N : {1, 7, 8, 16, 17, 24, 33, 40, 56, 70})
         for (int64_t K : {1, 3, 19}) {
           float lo = N % 2 ? -inf : 0.0f, hi = N == 7 ? 0.5f : inf;
           auto a = seq(M * (K + 2), 4), w = seq(N * K, 5), bias = seq(N, 6);
