@@ -204,6 +204,21 @@ def test_conflict_rule_follows_the_dag():
         assert offsets[1] != offsets[3] and offsets[2] != offsets[4]
 
 
+def test_planned_tensors_start_on_cache_lines():
+    for size in (0, 1, 100, 1 << 20):
+        a = memory_planner.arena(size)
+        assert a.ctypes.data % memory_planner.ALIGN == 0 and a.nbytes == max(size, 1)
+    for planner in memory_planner.PLANNERS:
+        with session(small_cnn(), "Linear", memory_planner=planner) as sess:
+            sess.run(small_inputs())
+            compiled = session_internals(sess).compiled
+            addrs = [t.buffer.ctypes.data for ctx in compiled.contexts.values()
+                     for t in (ctx.tensor_registry.get_native_itensor(i)
+                               for i in ctx.data.operands)
+                     if t is not None and getattr(t, "offset", None) is not None]
+            assert addrs and all(a % memory_planner.ALIGN == 0 for a in addrs)
+
+
 def test_dag_of_steps_matches_dag_of_graph():
     for model, cfg in ((small_cnn(), {"backends": ["cpu", "cpu2"], "op_backend": {"Conv2D": "cpu2"}}),
                        (two_branches()[0], {})):

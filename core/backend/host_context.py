@@ -13,7 +13,7 @@ import numpy as np
 from ...errors import CompileError
 from .backend import BackendContext
 from .kernel import Kernel, KernelRefusal, KernelRegistry
-from .memory_planner import Request, dag_conflicts, get_planner
+from .memory_planner import Request, arena, dag_conflicts, get_planner
 from .op_dag import OpDag
 from .registry import TensorRegistry
 from .state import fill_initial
@@ -88,7 +88,7 @@ class HostBackendContext(BackendContext):
             offsets, size = planner(requests, self.parallel_conflicts())
         else:
             offsets, size = planner(requests)
-        self.arena = np.empty(max(size, 1), np.uint8)
+        self.arena = arena(size)
         for idx, off in offsets.items():
             self.tensor_registry.get_native_itensor(idx).bind_arena(self.arena, off)
         return self.tensor_registry

@@ -41,7 +41,8 @@ struct InvertedResidual {
   float add_lo = 0, add_hi = 0;
 };
 
-// Scratch floats one thread needs (ring + depthwise row).
+// Scratch floats one thread needs (ring + depthwise row, rounded to cache lines, and the slack
+// that lets the kernel start every thread's part on a cache line wherever `scratch` is).
 int64_t inverted_residual_scratch(const InvertedResidual& f);
 
 // y = the block of x; `scratch` holds threads * inverted_residual_scratch(f) floats.
