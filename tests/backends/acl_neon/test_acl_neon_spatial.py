@@ -55,6 +55,12 @@ DEPTHWISE = {
     "2x4_mult2_s2": ((1, 7, 8, 3), (2, 4), 2, 2, 1, "SAME", True, "RELU"),
     "7x7_wide_c48": ((1, 6, 17, 48), (7, 7), 1, 1, 1, "SAME", False, "NONE"),
     "tanh_is_ignored": ((1, 5, 6, 8), (3, 3), 1, 1, 1, "SAME", True, "TANH"),
+    # rows wide enough for the 8- and 4-column runs of strides 1 and 2, odd sizes
+    "3x3_s2_wide_same": ((1, 7, 37, 21), (3, 3), 1, 2, 1, "SAME", True, "RELU6"),
+    "3x3_s2_wide_valid": ((2, 6, 38, 17), (3, 3), 1, 2, 1, "VALID", True, "NONE"),
+    "5x5_s2_wide_same": ((1, 9, 41, 35), (5, 5), 1, 2, 1, "SAME", True, "RELU_N1_TO_1"),
+    "5x5_s2_wide_valid": ((1, 8, 43, 16), (5, 5), 1, 2, 1, "VALID", False, "RELU"),
+    "5x5_s1_wide": ((1, 5, 29, 24), (5, 5), 1, 1, 1, "SAME", True, "RELU6"),
 }
 
 

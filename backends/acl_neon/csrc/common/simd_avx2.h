@@ -11,6 +11,7 @@ namespace simd {
 namespace {
 
 constexpr int W = 8;
+constexpr int kRegs = 16;
 struct V { __m256 v; };
 struct M { __m256 m; };
 

@@ -11,6 +11,7 @@ namespace simd {
 namespace {
 
 constexpr int W = 16;
+constexpr int kRegs = 32;
 struct V { __m512 v; };
 struct M { __mmask16 m; };
 

@@ -1,7 +1,8 @@
 // The acl_neon vector layer, baseline ISA: NEON (aarch64), SSE2 (the x86-64 baseline) or one
 // float elsewhere. Include only from baseline files (no ISA flags); *_avx2.cpp files include
 // simd_avx2.h and *_avx512.cpp files simd_avx512.h, which give the same API:
-//   W (lanes), V (a vector of W floats, member v), M (a lane mask);
+//   W (lanes), V (a vector of W floats, member v), M (a lane mask), kRegs (vector registers:
+//   how many values a kernel may keep in registers);
 //   load/store, load_n/store_n (the first n < W lanes; the rest read as 0, are not written),
 //   zero, set1, add/sub/mul/div, fmadd(a, b, c) = a * b + c (fused where the ISA has FMA),
 //   vmax(a, b) = a > b ? a : b and vmin(a, b) = a < b ? a : b (TFLite's NaN semantics, on every
@@ -32,6 +33,7 @@ namespace {
 
 #if defined(__aarch64__)
 constexpr int W = 4;
+constexpr int kRegs = 32;
 struct V { float32x4_t v; };
 struct M { uint32x4_t m; };
 
@@ -92,6 +94,7 @@ inline void split_exp(V x, V& m, V& e) {
 
 #elif defined(__x86_64__)
 constexpr int W = 4;
+constexpr int kRegs = 16;
 struct V { __m128 v; };
 struct M { __m128 m; };
 
@@ -161,6 +164,7 @@ inline void split_exp(V x, V& m, V& e) {
 
 #else  // portable: one float
 constexpr int W = 1;
+constexpr int kRegs = 16;
 struct V { float v; };
 struct M { bool m; };
 

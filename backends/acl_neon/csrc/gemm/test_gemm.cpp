@@ -233,6 +233,7 @@ NEON_TEST(inverted_residual_forms) {
       {1, 10, 12, 8, 40, 9, 5, 2, true, false},   {1, 7, 7, 16, 16, 8, 3, 1, false, false},
       {3, 5, 6, 17, 35, 17, 5, 1, true, true},    {2, 23, 5, 6, 20, 6, 3, 1, true, true},
       {1, 17, 3, 4, 12, 7, 5, 2, true, false},    {1, 6, 70, 4, 24, 4, 3, 1, true, true},
+      {1, 9, 37, 6, 24, 24, 3, 2, true, false},   {1, 7, 35, 5, 20, 8, 5, 2, true, false},
   };
   for (int threads = 1; threads <= 3; ++threads)
     for (const Case& c : cases) check(c, threads);

@@ -76,6 +76,10 @@ NEON_TEST(depthwise_conv_shapes) {
       {2, 6, 7, 3, 2, 3, 1, 1, true, 0, 6},     {1, 7, 8, 4, 3, 2, 2, 2, true, -inf, inf},
       {1, 5, 6, 16, 1, 7, 1, 1, true, -inf, inf}, {1, 2, 3, 8, 1, 3, 3, 1, true, -inf, inf},
       {1, 4, 17, 48, 1, 3, 1, 1, false, 0, 6},   {1, 3, 3, 1, 1, 5, 1, 1, true, -inf, inf},
+      // rows wide enough for the 8- and 4-column runs (stride 1 and 2) and their remainders
+      {1, 7, 37, 21, 1, 3, 2, 1, true, 0, 6},    {2, 6, 38, 17, 1, 3, 2, 1, false, -inf, inf},
+      {1, 9, 41, 35, 1, 5, 2, 1, true, -1, 1},   {1, 8, 43, 16, 1, 5, 2, 1, false, 0, inf},
+      {1, 5, 29, 24, 1, 5, 1, 1, true, 0, 6},    {2, 5, 27, 40, 1, 3, 1, 1, false, -inf, inf},
   };
   int seed = 0;
   for (const Case& t : cases) {
