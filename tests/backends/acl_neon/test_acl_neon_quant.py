@@ -65,6 +65,22 @@ def test_conv_large_each_isa(isa, form):
     check_threads(model, [x])
 
 
+@pytest.mark.parametrize("form", FORMS8)
+@pytest.mark.parametrize("xs,k,stride,padding", [
+    ((1, 9, 37, 32), 3, 1, "SAME"),           # chunks of 16 pixels and a remainder, ymm block
+    ((2, 9, 35, 96), 3, 2, "SAME"),           # stride 2, odd size: 64 + 32 channels
+    ((1, 8, 36, 144), 3, 2, "VALID"),         # 64 + 64 + 16 channels
+    ((1, 7, 40, 16), 5, 1, "SAME"),           # 5x5: two groups of rows
+])
+def test_depthwise_vnni_each_isa(isa, form, xs, k, stride, padding):
+    """The AVX-512 VNNI depthwise (4-row tap groups; uint8 weights at zero point 128 fit int8,
+    so it takes them too) at every ISA level, 1 and 2 threads."""
+    model, x = qconv_model("DEPTHWISE_CONV_2D", form, xs, (1, k, k, xs[3]),
+                           stride=(stride, stride), padding=padding, act="RELU6",
+                           wzp=128 if form == "uint8" else None)
+    check_threads(model, [x])
+
+
 def test_mobilenet_v2_int8_bit_exact():
     """The shared MobileNetV2 int8 model on acl_neon (cpu behind it) equals the interpreter's
     builtin kernels exactly, and acl_neon runs its convolutions, ADDs and pooling."""

@@ -114,6 +114,41 @@ void depthwise_pack(const DwParams& p, const int16_t* w, int16_t* pw, int32_t* w
   }
 }
 
+bool depthwise_vnni_fits(const DwParams& p) {
+  const ConvGeom& g = p.g;
+  // (5x5 at stride 2 is no faster than the paired taps: 2 groups for 5 rows, each column read
+  // by 2.5 outputs; measured, left to them)
+  return p.mult == 1 && g.kh == g.kw && g.dh == 1 && g.dw == 1 &&
+         ((g.kh == 3 && (g.sw == 1 || g.sw == 2)) || (g.kh == 5 && g.sw == 1));
+}
+
+int64_t depthwise_vnni_size(const DwParams& p) {
+  return (p.cout + 63) / 64 * ((p.g.kh + 3) / 4) * p.g.kw * 4 * 64;
+}
+
+bool depthwise_pack_vnni(const DwParams& p, const int16_t* w, int8_t* pv, int32_t* vcc) {
+  assert(depthwise_vnni_fits(p));
+  const int64_t C = p.cout, taps = p.g.kh * p.g.kw;
+  for (int64_t i = 0; i < taps * C; ++i)
+    if (w[i] < -128 || w[i] > 127) return false;
+  // byte i: r = i % 4 (row in the group), dword i/4 % 4 (channel in the 4), L = i/16 % 4 (the
+  // 128-bit lane), then j (the vector), kx, the group, the 64-channel block
+  const int64_t G = (p.g.kh + 3) / 4, KW = p.g.kw, n = depthwise_vnni_size(p);
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t r = i & 3, q = (i >> 2) & 3, L = (i >> 4) & 3, j = (i >> 6) & 3;
+    const int64_t rest = i >> 8, kx = rest % KW, gi = rest / KW % G, blk = rest / KW / G;
+    const int64_t ky = 4 * gi + r, ch = 64 * blk + 16 * L + 4 * j + q;
+    pv[i] = ky < p.g.kh && ch < C ? static_cast<int8_t>(w[(ky * KW + kx) * C + ch]) : 0;
+  }
+  const int64_t offset = p.x_zp + (p.x_signed ? 128 : 0);    // the inputs' u8 form: x + 128
+  for (int64_t c = 0; c < C; ++c) {
+    int64_t sw = 0;
+    for (int64_t t = 0; t < taps; ++t) sw += w[t * C + c];
+    vcc[c] = static_cast<int32_t>(static_cast<uint32_t>(static_cast<uint64_t>(-offset * sw)));
+  }
+  return true;
+}
+
 void DwPacked::attach(DwParams& p, const int16_t* w) {
   if (p.mult != 1) return;
   pw_.assign(static_cast<size_t>(depthwise_packed_size(p) + 32), 0);   // + 32: 64-byte align
@@ -123,6 +158,15 @@ void DwPacked::attach(DwParams& p, const int16_t* w) {
   depthwise_pack(p, w, a, wsum_.data());
   p.pw = a;
   p.wsum = wsum_.data();
+  if (!depthwise_vnni_fits(p)) return;
+  pv_.assign(static_cast<size_t>(depthwise_vnni_size(p) + 64), 0);
+  vcc_.assign(static_cast<size_t>(p.cout), 0);
+  int8_t* v = reinterpret_cast<int8_t*>((reinterpret_cast<uintptr_t>(pv_.data()) + 63) &
+                                        ~static_cast<uintptr_t>(63));
+  if (depthwise_pack_vnni(p, w, v, vcc_.data())) {
+    p.pv = v;
+    p.vcc = vcc_.data();
+  }
 }
 
 void depthwise(const DwParams& p, const uint8_t* x, const int16_t* w, const Requant& rq,
@@ -131,6 +175,22 @@ void depthwise(const DwParams& p, const uint8_t* x, const int16_t* w, const Requ
   const int64_t rows = p.g.batch * p.g.oh;
   const int64_t grain = 1 + (1 << 14) / (p.g.ow * p.cout * p.g.kh * p.g.kw + 1);
 #if defined(__x86_64__)
+  if (active_isa() == Isa::Avx512 && depthwise_vnni_avx512(p, rq)) {
+    // few rows per thread that do not split evenly (7x7 maps): one range of whole 64-channel
+    // blocks per thread instead, over all the rows
+    const int64_t nb = (p.cout + 63) / 64;
+    const bool by_blocks = threads > 1 && rows % threads != 0 && rows < 8 * threads &&
+                           nb >= threads && (rows + grain - 1) / grain >= threads;
+    if (by_blocks)
+      parallel_range(threads, threads, 1, [&](int64_t b, int64_t e) {
+        depthwise_rows_vnni_avx512(p, x, rq, out, 0, rows, b * nb / threads, e * nb / threads);
+      });
+    else
+      parallel_range(threads, rows, grain, [&](int64_t b, int64_t e) {
+        depthwise_rows_vnni_avx512(p, x, rq, out, b, e, 0, nb);
+      });
+    return;
+  }
   // few rows per thread that do not split evenly (7x7 maps): one range of whole 32-channel
   // blocks per thread instead, over all the rows
   const int64_t nb = (p.cout + 31) / 32;

@@ -19,6 +19,11 @@ struct DwParams {
   // depthwise() takes the other paths, with the same results)
   const int16_t* pw = nullptr;
   const int32_t* wsum = nullptr;
+  // optional, set by DwPacked::attach where depthwise_vnni_fits(p) and every weight fits int8:
+  // the 4-row-group weights of the AVX-512 VNNI path (64-byte aligned, layout in
+  // qelem_avx512.cpp) and -(x_zp + 128 if x_signed) * sum(w) per channel (mod 2^32)
+  const int8_t* pv = nullptr;
+  const int32_t* vcc = nullptr;
 };
 
 // sizes (int16 / int32 elements) and contents of DwParams::pw and ::wsum (see
@@ -26,8 +31,15 @@ struct DwParams {
 int64_t depthwise_packed_size(const DwParams& p);
 void depthwise_pack(const DwParams& p, const int16_t* w, int16_t* pw, int32_t* wsum);
 
-// the owner of DwParams::pw / ::wsum: attach(p, w) packs filter w (mult 1; else nothing) once
-// and points p at the packed form (kept alive by this object)
+// the VNNI path's geometry: multiplier 1, dilation 1, 3x3 at column stride 1 or 2, 5x5 at 1
+bool depthwise_vnni_fits(const DwParams& p);
+// bytes of DwParams::pv; depthwise_pack_vnni fills pv and vcc, false (nothing usable) when a
+// weight is outside int8
+int64_t depthwise_vnni_size(const DwParams& p);
+bool depthwise_pack_vnni(const DwParams& p, const int16_t* w, int8_t* pv, int32_t* vcc);
+
+// the owner of DwParams::pw / ::wsum / ::pv / ::vcc: attach(p, w) packs filter w (mult 1; else
+// nothing) once and points p at the packed forms (kept alive by this object)
 class DwPacked {
  public:
   void attach(DwParams& p, const int16_t* w);
@@ -35,6 +47,8 @@ class DwPacked {
  private:
   std::vector<int16_t> pw_;
   std::vector<int32_t> wsum_;
+  std::vector<int8_t> pv_;
+  std::vector<int32_t> vcc_;
 };
 
 // y[.., oc] = requant(sum over valid taps (x[.., oc / mult] - x_zp) * w[tap][oc]); w: the
@@ -52,6 +66,11 @@ bool depthwise_vec_avx512(const DwParams& p, const Requant& rq);
 void depthwise_rows_avx512(const DwParams& p, const uint8_t* x, const int16_t* w,
                            const Requant& rq, uint8_t* out, int64_t rb, int64_t re,
                            int64_t cb0 = 0, int64_t cb1 = -1);
+// the VNNI path (4-row tap groups through vpdpbusd, the vector requantization): taken when
+// depthwise_vnni_avx512(p, rq); output rows [rb, re), 64-channel blocks [cb0, cb1)
+bool depthwise_vnni_avx512(const DwParams& p, const Requant& rq);
+void depthwise_rows_vnni_avx512(const DwParams& p, const uint8_t* x, const Requant& rq,
+                                uint8_t* out, int64_t rb, int64_t re, int64_t cb0, int64_t cb1);
 #endif
 
 namespace {

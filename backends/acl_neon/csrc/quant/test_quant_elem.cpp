@@ -12,8 +12,9 @@ using qtest::Rng;
 
 namespace {
 
+// narrow_w: weights within int8 for uint8 inputs too (the AVX-512 VNNI path takes them)
 void check_dw(bool x_signed, ConvGeom g, int64_t mult, int threads, uint64_t seed,
-              bool vec = false) {
+              bool vec = false, bool narrow_w = false) {
   Rng rng(seed);
   const int64_t C = g.cin * mult, taps = g.kh * g.kw;
   const int32_t xzp = x_signed ? static_cast<int32_t>(rng.uniform(-128, 127))
@@ -21,7 +22,8 @@ void check_dw(bool x_signed, ConvGeom g, int64_t mult, int threads, uint64_t see
   std::vector<int32_t> xv(g.batch * g.ih * g.iw * g.cin);
   for (auto& v : xv) v = static_cast<int32_t>(x_signed ? rng.uniform(-128, 127) : rng.uniform(0, 255));
   std::vector<int16_t> w(taps * C);        // the filter minus its zero point
-  for (auto& v : w) v = static_cast<int16_t>(x_signed ? rng.uniform(-127, 127) : rng.uniform(-255, 255));
+  for (auto& v : w)
+    v = static_cast<int16_t>(x_signed || narrow_w ? rng.uniform(-128, 127) : rng.uniform(-255, 255));
   qtest::ChannelParams cp(C, rng, 2000, vec);
   const int64_t split = C - C % 8 == C ? C / 2 : C - C % 8;
   const int32_t yzp = x_signed ? -9 : 121, lo = x_signed ? -100 : 3, hi = x_signed ? 127 : 250;
@@ -33,6 +35,7 @@ void check_dw(bool x_signed, ConvGeom g, int64_t mult, int threads, uint64_t see
   p.g = g; p.cout = C; p.mult = mult; p.x_signed = x_signed; p.x_zp = xzp;
   DwPacked packed;                         // as the binding's plan does
   packed.attach(p, w.data());
+  if (narrow_w) CHECK(p.pv != nullptr && depthwise_vnni_fits(p));
   depthwise(p, x.data(), w.data(), b.rq, out.data(), threads);
   int bad = 0;
   for (int64_t n = 0; n < g.batch; ++n)
@@ -82,8 +85,30 @@ NEON_TEST(quant_depthwise_geometries) {
     }
 }
 
-// few output rows that do not split evenly over the threads: the AVX-512 vector path splits
-// whole 32-channel blocks instead (uneven block counts, a partial last block)
+// The VNNI path (4-row tap groups): rows of several 16-pixel chunks and a remainder, 64- and
+// 32-channel blocks (zmm, ymm) full and partial, strides 1 and 2 on odd and even sizes, both
+// paddings, 5x5 at stride 1, uint8 inputs with int8-range weights; batch 2, threads 1 and 2.
+NEON_TEST(quant_depthwise_vnni) {
+  //        batch ih iw cin oh ow kh kw sh sw dh dw pt pl
+  ConvGeom g1{1, 6, 37, 32, 6, 37, 3, 3, 1, 1, 1, 1, 1, 1};    // SAME, one ymm block
+  ConvGeom g2{2, 9, 35, 96, 5, 18, 3, 3, 2, 2, 1, 1, 1, 1};    // SAME stride 2, 64 + 32
+  ConvGeom g3{1, 8, 36, 144, 3, 17, 3, 3, 2, 2, 1, 1, 0, 0};   // VALID stride 2, 64 + 64 + 16
+  ConvGeom g4{1, 7, 40, 16, 7, 40, 5, 5, 1, 1, 1, 1, 2, 2};    // 5x5 SAME
+  ConvGeom g5{1, 14, 14, 40, 7, 7, 3, 3, 2, 2, 1, 1, 0, 0};    // SAME stride 2, even size
+  ConvGeom g6{1, 9, 20, 100, 7, 18, 3, 3, 1, 1, 1, 1, 0, 0};   // VALID, 64 + 36
+  for (bool s : {true, false})
+    for (int threads : {1, 2}) {
+      check_dw(s, g1, 1, threads, 61, true, true);
+      check_dw(s, g2, 1, threads, 62, true, true);
+      check_dw(s, g3, 1, threads, 63, true, true);
+      check_dw(s, g4, 1, threads, 64, true, true);
+      check_dw(s, g5, 1, threads, 65, true, true);
+      check_dw(s, g6, 1, threads, 66, true, true);
+    }
+}
+
+// few output rows that do not split evenly over the threads: the AVX-512 vector paths split
+// whole channel blocks (32 or 64) instead (uneven block counts, a partial last block)
 NEON_TEST(quant_depthwise_channel_split) {
   //        batch ih iw cin oh ow kh kw sh sw dh dw pt pl
   ConvGeom g1{1, 7, 7, 200, 7, 7, 3, 3, 1, 1, 1, 1, 1, 1};    // 7x7 map, 7 blocks
