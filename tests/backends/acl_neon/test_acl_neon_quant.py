@@ -56,6 +56,15 @@ def test_rounding_ties_each_isa(isa, form, op, xs, ws, mult):
 
 
 @pytest.mark.parametrize("form", FORMS8)
+def test_conv_column_tails_each_isa(isa, form):
+    """1x1 convolutions whose last 16-channel block has at most 8 channels (computed 8 wide by
+    the AVX-512 fused GEMM): alone, second of a pair, after whole pairs."""
+    for cout in (8, 24, 40):
+        model, x = qconv_model("CONV_2D", form, (1, 7, 9, 20), (cout, 1, 1, 20), act="RELU6")
+        check_threads(model, [x])
+
+
+@pytest.mark.parametrize("form", FORMS8)
 def test_conv_large_each_isa(isa, form):
     """Enough rows and channels for several GEMM tiles, channel blocks and threads."""
     model, x = qconv_model("CONV_2D", form, (1, 15, 13, 37), (45, 3, 3, 37), act="RELU6")

@@ -23,6 +23,11 @@ inline __m512i dpbusd(__m512i acc, __m512i a_u8, __m512i b_s8) {
   return acc;
 }
 
+inline __m256i dpbusd(__m256i acc, __m256i a_u8, __m256i b_s8) {
+  __asm__("vpdpbusd %2, %1, %0" : "+v"(acc) : "v"(a_u8), "v"(b_s8));
+  return acc;
+}
+
 // acc = the int32 dot products of MR rows x NB blocks of 16 channels; a: rows of kp bytes,
 // b: the first block
 template <int MR, int NB>
@@ -41,6 +46,39 @@ inline void accumulate(const uint8_t* a, int64_t kp, const int8_t* b, __m512i (&
       for (int j = 0; j < NB; ++j) acc[r][j] = dpbusd(acc[r][j], av, w[j]);
     }
   }
+}
+
+// accumulate() where the last of the NB blocks has at most 8 real channels: that block is
+// computed 8 wide (ymm, half the work; its upper 8 sums are 0)
+template <int MR, int NB>
+inline void accumulate_half(const uint8_t* a, int64_t kp, const int8_t* b,
+                            __m512i (&acc)[MR][NB]) {
+  constexpr int NZ = NB - 1;                       // the full (zmm) blocks
+  __m256i half[MR];
+  for (int r = 0; r < MR; ++r) {
+    for (int j = 0; j < NZ; ++j) acc[r][j] = _mm512_setzero_si512();
+    half[r] = _mm256_setzero_si256();
+  }
+  const int64_t bstride = kNB * kp;
+  for (int64_t q = 0; q < kp; q += 4) {
+    __m512i w[NZ > 0 ? NZ : 1];
+    for (int j = 0; j < NZ; ++j)
+      w[j] = _mm512_loadu_si512(reinterpret_cast<const void*>(b + j * bstride + q * kNB));
+    const __m256i wh =
+        _mm256_loadu_si256(reinterpret_cast<const __m256i*>(b + NZ * bstride + q * kNB));
+    for (int r = 0; r < MR; ++r) {
+      int32_t x;
+      __builtin_memcpy(&x, a + r * kp + q, 4);
+      if (NZ > 0) {
+        const __m512i av = _mm512_set1_epi32(x);
+        for (int j = 0; j < NZ; ++j) acc[r][j] = dpbusd(acc[r][j], av, w[j]);
+        half[r] = dpbusd(half[r], _mm512_castsi512_si256(av), wh);
+      } else {
+        half[r] = dpbusd(half[r], _mm256_set1_epi32(x), wh);
+      }
+    }
+  }
+  for (int r = 0; r < MR; ++r) acc[r][NB - 1] = _mm512_zextsi256_si512(half[r]);
 }
 
 // MR rows x NB blocks of 16 channels into c (rows of ldc int32)
@@ -69,13 +107,16 @@ inline void rows_of(const uint8_t* a, int64_t rows, int64_t kp, const int8_t* b,
 }
 
 // MR rows x NB blocks from channel c0 of n, requantized into out (rows of n bytes)
-template <int MR, int NB>
+template <int MR, int NB, bool HALF>
 inline void micro_rq(const uint8_t* a, int64_t kp, const int8_t* b, int64_t c0, int64_t n,
                      const int32_t* ccoef, const int64_t* rowsum, const RequantVec& vin,
                      uint8_t* out) {
   const RequantVec v = vin;             // a local copy: the byte stores cannot alias it
   __m512i acc[MR][NB];
-  accumulate<MR, NB>(a, kp, b, acc);
+  if constexpr (HALF)
+    accumulate_half<MR, NB>(a, kp, b, acc);
+  else
+    accumulate<MR, NB>(a, kp, b, acc);
   for (int j = 0; j < NB; ++j) {
     const int64_t c = c0 + j * kNB, left = n - c;
     const __m512i cc = _mm512_maskz_loadu_epi32(mask16_of(left), ccoef + c);
@@ -88,34 +129,43 @@ inline void micro_rq(const uint8_t* a, int64_t kp, const int8_t* b, int64_t c0, 
   }
 }
 
-template <int NB>
+template <int NB, bool HALF = false>
 inline void rows_rq(const uint8_t* a, int64_t rows, int64_t kp, const int8_t* b, int64_t c0,
                     int64_t n, const int32_t* cc, const int64_t* rs, const RequantVec& v,
                     uint8_t* out) {
   int64_t r = 0;
   for (; r + 6 <= rows; r += 6)
-    micro_rq<6, NB>(a + r * kp, kp, b, c0, n, cc, rs ? rs + r : rs, v, out + r * n);
+    micro_rq<6, NB, HALF>(a + r * kp, kp, b, c0, n, cc, rs ? rs + r : rs, v, out + r * n);
   const uint8_t* ar = a + r * kp;
   const int64_t* rr = rs ? rs + r : rs;
   uint8_t* o = out + r * n;
   switch (rows - r) {
-    case 5: micro_rq<5, NB>(ar, kp, b, c0, n, cc, rr, v, o); break;
-    case 4: micro_rq<4, NB>(ar, kp, b, c0, n, cc, rr, v, o); break;
-    case 3: micro_rq<3, NB>(ar, kp, b, c0, n, cc, rr, v, o); break;
-    case 2: micro_rq<2, NB>(ar, kp, b, c0, n, cc, rr, v, o); break;
-    case 1: micro_rq<1, NB>(ar, kp, b, c0, n, cc, rr, v, o); break;
+    case 5: micro_rq<5, NB, HALF>(ar, kp, b, c0, n, cc, rr, v, o); break;
+    case 4: micro_rq<4, NB, HALF>(ar, kp, b, c0, n, cc, rr, v, o); break;
+    case 3: micro_rq<3, NB, HALF>(ar, kp, b, c0, n, cc, rr, v, o); break;
+    case 2: micro_rq<2, NB, HALF>(ar, kp, b, c0, n, cc, rr, v, o); break;
+    case 1: micro_rq<1, NB, HALF>(ar, kp, b, c0, n, cc, rr, v, o); break;
     default: break;
   }
 }
 
+// blocks [blk0, blk1) in pairs; a last block of n with at most 8 channels is computed 8 wide
 void gemm_rq(const uint8_t* a, int64_t rows, int64_t kp, const int8_t* b, int64_t n,
              int64_t blk0, int64_t blk1, const int32_t* cc, const int64_t* rs,
              const RequantVec& v, uint8_t* out) {
   const int64_t bstride = kNB * kp;
+  const int64_t half = n % kNB != 0 && n % kNB <= 8 ? n / kNB : -1;   // that block, if any
   int64_t blk = blk0;
-  for (; blk + 2 <= blk1; blk += 2)
-    rows_rq<2>(a, rows, kp, b + blk * bstride, blk * kNB, n, cc, rs, v, out);
-  if (blk < blk1) rows_rq<1>(a, rows, kp, b + blk * bstride, blk * kNB, n, cc, rs, v, out);
+  for (; blk + 2 <= blk1; blk += 2) {
+    if (blk + 1 == half)
+      rows_rq<2, true>(a, rows, kp, b + blk * bstride, blk * kNB, n, cc, rs, v, out);
+    else
+      rows_rq<2>(a, rows, kp, b + blk * bstride, blk * kNB, n, cc, rs, v, out);
+  }
+  if (blk < blk1 && blk == half)
+    rows_rq<1, true>(a, rows, kp, b + blk * bstride, blk * kNB, n, cc, rs, v, out);
+  else if (blk < blk1)
+    rows_rq<1>(a, rows, kp, b + blk * bstride, blk * kNB, n, cc, rs, v, out);
 }
 
 }  // namespace

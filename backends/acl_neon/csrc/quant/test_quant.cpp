@@ -250,6 +250,10 @@ NEON_TEST(quant_conv_vector_requant) {
       check_conv(s, g3, 7, threads, 33, true);
       check_conv(s, g5, 40, threads, 34, true);
       check_conv(s, g6, 49, threads, 35, true);
+      // a last block of at most 8 channels (computed 8 wide): alone, and second of a pair
+      check_conv(s, g5, 8, threads, 36, true);
+      check_conv(s, g6, 24, threads, 37, true);
+      check_conv(s, g3, 56, threads, 38, true);
     }
 }
 
