@@ -1,21 +1,6 @@
-// AVX2 + FMA bodies of the direct convolution: 8 float lanes, masked tails.
+// AVX2 + FMA bodies of the direct convolution: 8 float lanes, 16 registers, masked tails.
 #if defined(__x86_64__)
 #include "simd_avx2.h"
-#include "simd_math.h"
-#include "conv_direct.h"
-
-namespace onert_neon {
-namespace {
-
-using namespace simd;
-
-#include "conv_direct_kernels.inc"
-
-}  // namespace
-
-void conv_direct_rows_avx2(const DirectArgs& a, int64_t r0, int64_t r1) {
-  direct_rows(a, r0, r1);
-}
-
-}  // namespace onert_neon
+#define ONERT_DIRECT_ROWS conv_direct_rows_avx2
+#include "conv_direct_isa.inc"
 #endif  // __x86_64__
