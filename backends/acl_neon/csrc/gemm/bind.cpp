@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "bind_util.h"
+#include "conv_direct.h"
 #include "gemm.h"
 #include "inverted_residual.h"
 #include "native_bind.h"
@@ -42,19 +43,26 @@ ConvGeom geom_of(const std::vector<int64_t>& v) {
   return g;
 }
 
+// Conv2D: the direct convolution for few input channels (conv_direct.h), else the GEMM
 struct ConvPlan {
   ConvGeom g;
+  bool direct;
   PackedB b;
+  DirectWeights d;
   float lo, hi;
   ConvPlan(py::array w, py::object bias, std::vector<int64_t> geom, float lo_, float hi_)
-      : g(geom_of(geom)), lo(lo_), hi(hi_) {
+      : g(geom_of(geom)), direct(direct_conv_fits(g)), lo(lo_), hi(hi_) {
     const int64_t K = g.kh * g.kw * g.cin;
-    pack_b(in_buffer<float>(w, "weights", g.cout * K), K, optional_bias(bias, g.cout),
-           g.cout, K, b);
+    const float* wp = in_buffer<float>(w, "weights", g.cout * K);
+    const float* bp = optional_bias(bias, g.cout);
+    if (direct) pack_direct(g, wp, bp, d);
+    else pack_b(wp, K, bp, g.cout, K, b);
   }
   void exec(const Slot* x, const Slot* y, int threads) const {
-    conv2d_f32(g, in<float>(x, g.n * g.h * g.w * g.cin, "conv input"), b,
-               out<float>(y, g.n * g.oh * g.ow * g.cout, "conv output"), lo, hi, threads);
+    const float* xp = in<float>(x, g.n * g.h * g.w * g.cin, "conv input");
+    float* yp = out<float>(y, g.n * g.oh * g.ow * g.cout, "conv output");
+    if (direct) conv_direct_f32(g, xp, d, yp, lo, hi, threads);
+    else conv2d_f32(g, xp, b, yp, lo, hi, threads);
   }
 };
 
@@ -221,7 +229,8 @@ PYBIND11_MODULE(_gemm, m) {
       .def(py::init<py::array, py::object, std::vector<int64_t>, float, float>(),
            py::arg("weights"), py::arg("bias"), py::arg("geometry"), py::arg("lo"),
            py::arg("hi"))
-      .def("bind", &bind_plan<ConvPlan, 2>, "bind(x, y, threads): the step");
+      .def("bind", &bind_plan<ConvPlan, 2>, "bind(x, y, threads): the step")
+      .def_readonly("direct", &ConvPlan::direct, "True: the direct convolution, else the GEMM");
   py::class_<FcPlan>(m, "FcPlan")
       .def(py::init<py::array, py::object, int64_t, float, float>(), py::arg("weights"),
            py::arg("bias"), py::arg("rows"), py::arg("lo"), py::arg("hi"))

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "conv_direct.h"
 #include "gemm.h"
 #include "inverted_residual.h"
 #include "testing.h"
@@ -27,18 +28,16 @@ std::vector<float> seq(int64_t n, int seed) {
 
 float clampf(float v, float lo, float hi) { return v < lo ? lo : (v > hi ? hi : v); }
 
+// conv2d_f32 (the GEMM path) and, for every geometry, conv_direct_f32 (both widths at AVX-512)
+// against one reference
 void check_conv(const ConvGeom& g, float lo, float hi, int threads) {
   const int64_t K = g.kh * g.kw * g.cin;
   auto x = seq(g.n * g.h * g.w * g.cin, 1), w = seq(g.cout * K, 2), bias = seq(g.cout, 3);
-  PackedB b;
-  pack_b(w.data(), K, bias.data(), g.cout, K, b);
-  std::vector<float> y(static_cast<size_t>(g.n * g.oh * g.ow * g.cout), 99.0f);
-  conv2d_f32(g, x.data(), b, y.data(), lo, hi, threads);
-  int64_t i = 0;
+  std::vector<float> ref;
   for (int64_t bn = 0; bn < g.n; ++bn)
     for (int64_t oy = 0; oy < g.oh; ++oy)
       for (int64_t ox = 0; ox < g.ow; ++ox)
-        for (int64_t o = 0; o < g.cout; ++o, ++i) {
+        for (int64_t o = 0; o < g.cout; ++o) {
           double acc = bias[o];
           for (int64_t ky = 0; ky < g.kh; ++ky)
             for (int64_t kx = 0; kx < g.kw; ++kx) {
@@ -48,8 +47,20 @@ void check_conv(const ConvGeom& g, float lo, float hi, int threads) {
                 acc += double(x[((bn * g.h + iy) * g.w + ix) * g.cin + c]) *
                        w[((o * g.kh + ky) * g.kw + kx) * g.cin + c];
             }
-          CHECK_NEAR(y[i], clampf(float(acc), lo, hi), 1e-4);
+          ref.push_back(clampf(float(acc), lo, hi));
         }
+  PackedB b;
+  pack_b(w.data(), K, bias.data(), g.cout, K, b);
+  DirectWeights d;
+  pack_direct(g, w.data(), bias.data(), d);
+  for (int path : {0, 1, 2}) {   // the GEMM, the direct convolution at both vector widths
+    std::vector<float> y(ref.size() + 1, 99.0f);
+    d.narrow = path == 2;
+    if (path) conv_direct_f32(g, x.data(), d, y.data(), lo, hi, threads);
+    else conv2d_f32(g, x.data(), b, y.data(), lo, hi, threads);
+    for (size_t i = 0; i < ref.size(); ++i) CHECK_NEAR(y[i], ref[i], 1e-4);
+    CHECK(y[ref.size()] == 99.0f);   // nothing written past the output
+  }
 }
 
 
@@ -155,6 +166,28 @@ NEON_TEST(conv_forms) {
     check_conv({1, 9, 8, 3, 3, 3, 2, 2, 1, 1, 0, 0, 4, 3, 33}, -1.0f, 1.0f, threads);
     check_conv({1, 9, 9, 2, 3, 2, 1, 2, 2, 1, 2, 0, 9, 4, 5}, 0.0f, INFINITY, threads);
     check_conv({1, 6, 6, 8, 1, 1, 2, 2, 1, 1, 0, 0, 3, 3, 4}, -INFINITY, INFINITY, threads);
+  }
+}
+
+// the direct path's forms (few input channels): rows wider than a pixel block (interior blocks,
+// the last one shifted), left/right/top/bottom padding, 1..4 channels in, channel tails and
+// several column blocks out, dilations, strides, 5x5 / 7x7 / 1x1 filters, batch 2, a window
+// wider than the input (no interior column)
+NEON_TEST(conv_direct_forms) {
+  const float inf = INFINITY;
+  for (int threads : {1, 2}) {
+    // n  h   w  cin kh kw sh sw dh dw pt pl  oh  ow cout
+    check_conv({1, 23, 29, 3, 3, 3, 2, 2, 1, 1, 0, 0, 11, 14, 32}, 0.0f, 6.0f, threads);
+    check_conv({1, 24, 30, 3, 3, 3, 2, 2, 1, 1, 0, 0, 12, 15, 32}, 0.0f, 6.0f, threads);
+    check_conv({1, 24, 30, 3, 3, 3, 2, 2, 1, 1, 1, 1, 12, 15, 24}, -inf, inf, threads);
+    check_conv({2, 17, 31, 1, 3, 3, 1, 1, 1, 1, 1, 1, 17, 31, 16}, -1.0f, 1.0f, threads);
+    check_conv({1, 16, 40, 2, 5, 5, 2, 2, 1, 1, 1, 2, 8, 20, 40}, -inf, inf, threads);
+    check_conv({1, 20, 33, 4, 7, 7, 2, 2, 1, 1, 3, 3, 10, 17, 8}, 0.0f, inf, threads);
+    check_conv({1, 19, 26, 3, 3, 3, 1, 1, 2, 3, 2, 3, 19, 26, 5}, -inf, inf, threads);
+    check_conv({1, 12, 37, 3, 3, 2, 1, 2, 2, 1, 0, 0, 8, 18, 1}, -inf, inf, threads);
+    check_conv({2, 5, 27, 4, 1, 1, 1, 1, 1, 1, 0, 0, 5, 27, 35}, -inf, inf, threads);
+    check_conv({1, 4, 3, 3, 5, 5, 1, 1, 1, 1, 2, 2, 4, 3, 7}, -inf, inf, threads);
+    check_conv({1, 3, 3, 2, 3, 3, 2, 2, 1, 1, 1, 1, 2, 2, 64}, 0.0f, 6.0f, threads);
   }
 }
 
