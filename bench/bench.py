@@ -90,8 +90,16 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--trace", metavar="OUT_JSON",
                    help="--parallel: where to write the Parallel run's trace "
                    "(default: onert_py_parallel_trace.json in the temp folder)")
+    p.add_argument("--same-process", action="store_true",
+                   help="above 1 thread, time the runtimes interleaved in this process too "
+                   "(default: each runtime alone in its own processes, alternating)")
+    p.add_argument("--proc-rounds", type=int, default=4, metavar="N",
+                   help="above 1 thread: processes per runtime, alternating (default 4)")
+    p.add_argument("--proc-seconds", type=float, default=2.0, metavar="S",
+                   help="above 1 thread: seconds of timed runs per process (default 2)")
     p.add_argument("--_probe", nargs=2, metavar=("RUNTIME", "MODEL"), help=argparse.SUPPRESS)
     p.add_argument("--_mem-child", nargs=2, metavar=("RUNTIME", "MODEL"), help=argparse.SUPPRESS)
+    p.add_argument("--_time-child", nargs=2, metavar=("RUNTIME", "MODEL"), help=argparse.SUPPRESS)
     return p.parse_args(argv)
 
 
@@ -138,6 +146,35 @@ def round_policy(args: argparse.Namespace, threads: int) -> "RoundPolicy":
     block = args.block if args.block is not None else (3 if multi else 1)
     return RoundPolicy(rounds=args.rounds, max_s=args.max_seconds, switch_warm_s=warm_ms / 1000,
                        block=max(1, block))
+
+
+def measure_separately(runners: dict[str, Runner], inputs, model: str, threads: int,
+                       args: argparse.Namespace) -> dict[str, "Cell"]:
+    """Above one thread: each runtime timed alone in its own fresh process, alternating
+    (`--proc-rounds` processes per runtime of `--proc-seconds` each); the runners here
+    only give the outputs compared against LiteRT's. In one process, the thread pool one
+    runtime leaves spinning steals cores from the next one's and distorts both."""
+    from benchlib.subproc import measure_in_processes
+    from benchlib.timing import Cell
+
+    cells = {k: Cell(k) for k in runners}
+    for key, r in runners.items():
+        try:
+            cells[key].outputs = [o.copy() for o in r.run(inputs)]
+        except Exception as e:  # noqa: BLE001
+            cells[key].error = short_reason(e)
+        r.close()
+    live = [k for k in runners if cells[k].error is None]
+    print(f"    {len(live)} runtimes x {args.proc_rounds} processes of {args.proc_seconds} s, "
+          f"alternating", file=sys.stderr, flush=True)
+    timed = measure_in_processes(live, model, threads, args.proc_rounds, args.proc_seconds,
+                                 args.warmup)
+    for key, res in timed.items():
+        if "error" in res:
+            cells[key].error = res["error"]
+        else:
+            cells[key].samples_ns = res["samples_ns"]
+    return cells
 
 
 def bench_model(model: str, keys: Sequence[str], threads: int, args: argparse.Namespace,
@@ -189,7 +226,11 @@ def bench_model(model: str, keys: Sequence[str], threads: int, args: argparse.Na
         if args.wait_idle > 0:
             wait_for_idle(args.wait_idle)
         meter = LoadMeter().start()
-        cells = measure_interleaved(runners, inputs, args.warmup, policy, progress=True)
+        if threads > 1 and not args.same_process:
+            cells = measure_separately(runners, inputs, model, threads, args)
+            row["method"] = "own processes"
+        else:
+            cells = measure_interleaved(runners, inputs, args.warmup, policy, progress=True)
         row["other_load"] = meter.stop()
         ref = next((k for k in (BUILTIN, XNNPACK) if k in cells and cells[k].ok), None)
         row["diff_ref"] = ref
@@ -244,6 +285,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; returns the process exit status."""
     args = parse_args(argv)
     threads = args.threads or [t for t in (1, 2) if t <= (os.cpu_count() or 1)]
+    if args._time_child:
+        from benchlib import subproc
+
+        key, model = args._time_child
+        return subproc.child_timing(key, model, threads[0], args.max_seconds or 2.0,
+                                    args.warmup)
     if args._probe or args._mem_child:
         from benchlib import subproc
 
@@ -348,9 +395,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         from benchlib.targets import COLD_MODEL
 
         cold_model = os.path.join(DEFAULT_MODELS_DIR, f"{COLD_MODEL}.tflite")
-        log(f"[cold start: {COLD_MODEL}, {args.cold_runs} processes per runtime]")
+        log(f"[cold start: {COLD_MODEL}, {args.cold_runs} processes per runtime, "
+            f"{min(threads)} thread(s)]")
         if os.path.isfile(cold_model):
-            results["cold_start"] = cold_start(cold_model, args.cold_runs, progress=True)
+            results["cold_start"] = cold_start(cold_model, args.cold_runs, min(threads),
+                                               progress=True)
             sections += [cold_start_table(results["cold_start"]), ""]
         else:
             results["cold_start"] = {"errors": {"onert_py": f"{cold_model} not found"}}

@@ -8,12 +8,19 @@ A call binds the op's input buffers as the child's input tensors (no copy) and
 takes the child's outputs back: written straight into the op's output buffers when their
 shapes are fixed, adopted (no copy) when the op's outputs are dynamic. A child entered with
 input shapes other than those it was compiled for runs its ops the dynamic way.
+
+Natively (bind()): where a child's static run is all native steps and the shapes are fixed,
+If and While are native steps themselves (core/exec/csrc/native.cpp if_step, while_step): the
+child's I/O slots are pointed at the op's buffers for the call, and a While runs its whole
+loop in C++, alternating the loop variables between its outputs and a scratch buffer. So a
+loop never returns to Python and the op does not end its caller's native segment. Tracing
+on, or a child with a Python kernel, runs the Python form below (the same results).
 """
 from __future__ import annotations
 
 import numpy as np
 
-from ..core.backend import Kernel, host_array
+from ..core.backend import HostTensor, Kernel, host_array
 from ..core.exec import native
 from ..core.ir import Operation
 from ..errors import ExecutionError
@@ -61,16 +68,39 @@ class SubgraphCall(Kernel):
             t.bind_user(a)
         for k, t in enumerate(child.outputs):
             target = into[k] if into is not None else None
-            if target is not None and target.shape == t.planned_shape:
-                t.bind_user(target)
-            else:
-                t.set_buffer(None)
+            if target is None or target.shape != t.planned_shape:
+                target = np.empty(t.planned_shape, t.dtype)      # a fresh array to adopt
+            t.bind_user(target)
         try:
             child.executor.execute()
             return [t.buffer for t in child.outputs]
         finally:
             for t in (*child.inputs, *child.outputs):
                 t.set_buffer(None)
+
+    @staticmethod
+    def native_call(child):
+        """The child as the native step builder takes it: (input slots, output slots, steps,
+        labels), when a static run of it is all native steps; None otherwise."""
+        body = child.executor.native_body()
+        if body is None:
+            return None
+        slot = native.slot_of
+        return ([slot(t) for t in child.inputs], [slot(t) for t in child.outputs], *body)
+
+    def native_ready(self, tensors: list) -> bool:
+        """Whether the op can run natively on these tensors of its own: the native runtime is
+        built, tracing is off (traces then show the children's ops one by one), and each
+        tensor is a host tensor of a fixed shape and a plain dtype."""
+        return (native.available() and self.ctx.data.compiler.tracer is None
+                and all(isinstance(t, HostTensor) and not t.is_dynamic and t.dtype is not None
+                        and t.dtype.kind != "O" for t in tensors))
+
+    @staticmethod
+    def planned_as(child_tensors: list, tensors: list) -> bool:
+        """Whether the child's I/O tensors were planned at these tensors' shapes."""
+        return all(tuple(c.planned_shape) == tuple(t.shape)
+                   for c, t in zip(child_tensors, tensors))
 
     def store(self, arrays: list[np.ndarray], fresh: bool) -> None:
         """Put results into the op's outputs: nothing to do when already written in place;
@@ -122,6 +152,23 @@ class IfLayer(SubgraphCall):
         for name, c in zip(("else", "then"), self.branches):
             self.check_signature(c, name, args, self.outputs)
 
+    def bind(self):
+        """Natively (onert's IfLayer, with the branch's steps run in place), where the
+        condition is a bool, the outputs' shapes are fixed and both branches are all native
+        steps: the chosen branch reads the op's inputs and writes its outputs directly."""
+        cond, args = self.inputs[0], self.inputs[1:]
+        if not self.native_ready(self.inputs + self.outputs) or cond.dtype != np.bool_:
+            return None
+        calls = [self.native_call(c) for c in self.branches]
+        if any(c is None for c in calls) or not all(
+                self.planned_as(b.outputs, self.outputs) and self.planned_as(b.inputs, args)
+                for b in self.branches):
+            return None
+        slot = native.slot_of
+        return native._native.if_step(slot(cond), [slot(t) for t in args],
+                                      [slot(t) for t in self.outputs], tuple(calls[0]),
+                                      tuple(calls[1]))
+
     def run(self) -> None:
         cond = bool(host_array(self.inputs[0]).reshape(-1)[0])
         child = self.branches[cond]
@@ -157,6 +204,36 @@ class WhileLayer(SubgraphCall):
         self.max_iterations = int(self.ctx.data.options.get("max_while_iterations",
                                                             DEFAULT_MAX_WHILE_ITERATIONS))
 
+    def too_many(self) -> str:
+        return (f"the loop did not end after {self.max_iterations} iterations (config "
+                f"max_while_iterations; raise it if the model needs more)")
+
+    def bind(self):
+        """Natively, where the loop variables keep their shapes and cond and body are all
+        native steps: the whole loop runs in one native step, never returning to Python
+        (onert's WhileLayer). The values alternate between the op's outputs and a scratch
+        buffer per variable instead of being copied back into the body's inputs."""
+        if not self.native_ready(self.inputs + self.outputs):
+            return None
+        cond_out = self.cond.outputs[0]
+        if (cond_out.dtype != np.bool_ or int(np.prod(cond_out.planned_shape)) != 1
+                or any(tuple(i.shape) != tuple(o.shape) or i.dtype != o.dtype
+                       for i, o in zip(self.inputs, self.outputs))
+                or not all(self.planned_as(c.inputs, self.inputs) for c in (self.cond, self.body))
+                or not self.planned_as(self.body.outputs, self.outputs)):
+            return None
+        calls = [self.native_call(c) for c in (self.cond, self.body)]
+        if any(c is None for c in calls):
+            return None
+        slot, nat = native.slot_of, native._native
+        self.scratch = [np.empty(t.shape, t.dtype) for t in self.outputs]
+        self.flag = np.zeros(1, np.bool_)
+        return nat.while_step([slot(t) for t in self.inputs], [slot(t) for t in self.outputs],
+                              [nat.slot(a) for a in self.scratch],
+                              [int(t.nbytes) for t in self.outputs], nat.slot(self.flag),
+                              tuple(calls[0]), tuple(calls[1]), int(self.max_iterations),
+                              self.too_many())
+
     def run(self) -> None:
         values = [host_array(t) for t in self.inputs]
         fresh = False
@@ -167,10 +244,7 @@ class WhileLayer(SubgraphCall):
             values = self.call(self.body, values)
             fresh = True
         else:
-            op = self.op
-            raise ExecutionError(f"op #{op.index} {op.name}: the loop did not end after "
-                                 f"{self.max_iterations} iterations (config "
-                                 f"max_while_iterations; raise it if the model needs more)")
+            raise ExecutionError(f"op #{self.op.index} {self.op.name}: {self.too_many()}")
         self.store(values, fresh)
 
 
@@ -202,12 +276,13 @@ class CallOnceLayer(SubgraphCall):
     def bind(self):
         """Natively, where every step of the init subgraph is native: one step running them
         while the flag is clear (then the CALL_ONCE does not break its caller's segment)."""
-        steps = [s.kernel.native_step for s in self.init.executor.steps]
-        if not native.available() or self.ctx.data.compiler.tracer is not None or \
-                any(s is None for s in steps):
+        if not self.native_ready([]):
+            return None
+        body = self.init.executor.native_body()
+        if body is None:
             return None
         self.flag_slot = native._native.slot(self.done_flag())
-        return native._native.once_step(self.flag_slot, steps)
+        return native._native.once_step(self.flag_slot, body[0])
 
     def run(self) -> None:
         done = self.done_flag()

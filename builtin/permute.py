@@ -3,7 +3,8 @@
 Host to host it is a NumPy copy. Device backends give their tensors `to_host(out)` and
 `from_host(array)`; Permute calls them when a side is not a host array. Between a float32 and a
 quantized tensor (a quantized model's inputs and outputs the user asked to see as float), the
-host copy quantizes or dequantizes as TFLite's QUANTIZE/DEQUANTIZE do.
+host copy quantizes or dequantizes as TFLite's QUANTIZE/DEQUANTIZE do. A plain host-to-host
+copy of fixed shape is a native step (it does not end a native segment).
 """
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import numpy as np
 
 from ..core.backend import HostTensor, Kernel
 from ..core.backend.quantization import channel_axis, dequantize, quantize
+from ..core.exec import native
 
 F32 = np.dtype(np.float32)
 
@@ -38,6 +40,14 @@ class PermuteLayer(Kernel):
         else:
             self.staging = np.empty(src.shape, src.dtype)
             self.run = self._device_to_device
+
+    def bind(self):
+        """A native copy between two host tensors of one dtype and fixed shapes."""
+        src, dst = self.inputs[0], self.outputs[0]
+        if (not native.available() or self.convert is not None or self.run != self._host_to_host
+                or src.is_dynamic or dst.is_dynamic or tuple(src.shape) != tuple(dst.shape)):
+            return None
+        return native.copy_step(src, dst, src.nbytes)
 
     def _host_out(self, shape) -> np.ndarray:
         """The host destination's buffer, allocated when unbound (a child subgraph's output

@@ -1,20 +1,17 @@
 """Configuration: onert's keys in snake case, from arguments, YAML, environment, nnpackage.
 
 Precedence, strongest first: arguments to Session, the YAML file (or dict), environment
-variables, the nnpackage's config, the packaged defaults (default.yaml). `op_backend`,
+variables, the nnpackage's config, the packaged defaults (Config's field defaults, which
+default.yaml lists key by key; tests/test_config.py keeps the two equal). `op_backend`,
 `op_backend_map` and backend sections (`opencl:`) are merged key by key; other keys are replaced.
 `schema.json` (next to this file) describes the YAML file for editors and is kept in step with
 VALID_KEYS by tests/test_config.py.
 """
 from __future__ import annotations
 
-import difflib
 import os
 from dataclasses import dataclass, field, fields
-from importlib import resources
 from typing import Any, Mapping
-
-import yaml
 
 from ..core.exec import EXECUTORS as _EXECUTOR_CLASSES
 from ..errors import ConfigError
@@ -67,17 +64,22 @@ VALID_KEYS = tuple(f.name for f in fields(Config) if f.name != "sections") + tup
 
 
 def defaults() -> dict[str, Any]:
-    text = resources.files("onert_py.config").joinpath("default.yaml").read_text("utf-8")
-    return yaml.safe_load(text)
+    """The packaged defaults, every key but the backend sections: Config's field defaults.
+    default.yaml shows the same values to users (a test keeps them equal); they are not read
+    from it, so that a Session in a fresh process never imports yaml (~10 ms)."""
+    c = Config()
+    return {f.name: getattr(c, f.name) for f in fields(Config) if f.name != "sections"}
 
 
 def schema() -> dict[str, Any]:
     """The JSON Schema (draft 2020-12) of a config file."""
     import json
+    from importlib import resources
     return json.loads(resources.files("onert_py.config").joinpath("schema.json").read_text("utf-8"))
 
 
 def _suggest(word: str, valid) -> str:
+    import difflib
     near = difflib.get_close_matches(word, list(valid), n=1)
     return f" (did you mean {near[0]!r}?)" if near else ""
 
@@ -258,6 +260,7 @@ def from_key_values(pairs: Mapping[str, str], where: str) -> dict[str, Any]:
 
 
 def load_yaml(path: str) -> dict[str, Any]:
+    import yaml
     try:
         with open(path, encoding="utf-8") as f:
             data = yaml.safe_load(f)

@@ -5,12 +5,20 @@ from . import errors
 from .errors import (BackendNotAvailableError, CompileError, ConfigError, ExecutionError,
                      InputError, ModelLoadError, OnertError, OnertPyError, SessionClosedError,
                      UnsupportedOperationError)
-from .placement import Placement
 from .session import Session
 from .custom_ops import register_custom_op, unregister_custom_op  # noqa: F401
 from .tensorinfo import TensorInfo
 
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str):
+    """`Placement` (onert_py.placement) is imported when first asked for: a plain Session
+    never needs it (cold start)."""
+    if name == "Placement":
+        from .placement import Placement
+        return Placement
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = ["Session", "TensorInfo", "Placement", "errors", "OnertPyError", "SessionClosedError",
            "ModelLoadError", "ConfigError",

@@ -5,7 +5,7 @@ import os
 import threading
 import time
 from contextlib import contextmanager
-from typing import Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 import numpy as np
 
@@ -15,9 +15,10 @@ from .core.compiler import CompiledSubgraph, Compiler
 from .core.loader import load_model
 from .errors import CompileError, InputError, OnertPyError, SessionClosedError
 from .session_io import as_input_array, check_outputs, input_list
-from .explain import explain as explain_text
-from .placement import Placement, placement_of
 from .tensorinfo import TensorInfo
+
+if TYPE_CHECKING:
+    from .placement import Placement
 
 
 class Session:
@@ -151,12 +152,14 @@ class Session:
 
     def explain(self) -> str:
         """Per op: the backend it runs on and why; the Permutes inserted."""
+        from .explain import explain as explain_text     # not imported until asked: cold start
         with self._lock:
             return explain_text(self._open(), self._compiled)
 
     def placement(self) -> Placement:
         """Which backend runs each op (primary and compiled child subgraphs) and the Permutes
         inserted, as a frozen Placement (onert_py.placement); explain() says it in words."""
+        from .placement import placement_of
         with self._lock:
             return placement_of(self._open(), self._compiled)
 

@@ -106,8 +106,25 @@ def run_onert(model: bytes, inputs: Sequence[np.ndarray],
               backends: str | Sequence[str] = "cpu", warmup: bool = True) -> list[np.ndarray]:
     """The outputs of `model` run by onert_py on `backends`. Inputs whose shape differs from
     the model's resize it first (set_input_shape). With `warmup`, the session first runs on
-    other data (each input's values rolled by one), so state left over from a run would show."""
-    session = open_session(model, backends)
+    other data (each input's values rolled by one), so state left over from a run would show.
+    Where kernels run as native steps, the same runs with every kernel run one by one through
+    Python (config native_segments: false) must give the same bits (issue 18)."""
+    with open_session(model, backends) as session:
+        got = _runs(session, inputs, warmup)
+        native = any(s.kernel.native_step is not None
+                     for s in session_internals(session).compiled.executor.steps)
+    if native:
+        with onert_py.Session(model, backends=with_fallback(backends),
+                              config={"native_segments": False}) as step:
+            want = _runs(step, inputs, warmup)
+        for k, (a, b) in enumerate(zip(got, want)):
+            assert a.dtype == b.dtype and a.shape == b.shape and np.array_equal(
+                a, b, equal_nan=a.dtype.kind in "fc"), \
+                f"output {k}: native segments and step-by-step runs differ on {backends}"
+    return got
+
+
+def _runs(session: onert_py.Session, inputs: Sequence[np.ndarray], warmup: bool) -> list:
     for pos, (info, x) in enumerate(zip(session.inputs, inputs)):
         if tuple(info.shape) != tuple(np.shape(x)):
             session.set_input_shape(pos, np.shape(x))

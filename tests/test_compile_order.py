@@ -4,6 +4,7 @@ subgraph; never one subgraph's build inside another's. Also: the compiler is han
 (never mutated from outside) and backends find it as ContextData.compiler."""
 from __future__ import annotations
 
+import importlib.resources
 import os
 from dataclasses import fields
 
@@ -269,7 +270,7 @@ def test_default_backends_are_the_documented_ones(monkeypatch) -> None:
     assert compiler_mod.DEFAULT_BACKENDS is config.DEFAULT_BACKENDS
     default = ";".join(config.DEFAULT_BACKENDS)
     assert config.defaults()["backends"] is None
-    yaml_text = config.resources.files("onert_py.config").joinpath("default.yaml").read_text()
+    yaml_text = importlib.resources.files("onert_py.config").joinpath("default.yaml").read_text()
     (line,) = [t for t in yaml_text.splitlines() if t.startswith("backends:")]
     assert f"# null: {default} (DEFAULT_BACKENDS" in line
     assert config.schema()["properties"]["backends"]["description"].endswith(

@@ -188,6 +188,12 @@ def test_defaults():
             c.max_tensor_bytes, c.workspace_dir) == (None, "Linear", "WIC", None, True, 1 << 34, ".")
 
 
+def test_default_yaml_lists_the_defaults():
+    """default.yaml shows users the defaults that config.defaults() gives (Config's own)."""
+    text = resources.files("onert_py.config").joinpath("default.yaml").read_text()
+    assert yaml.safe_load(text) == config.defaults()
+
+
 def test_package_beats_defaults():
     c = resolve(package=PKG)
     assert (c.backends, c.memory_planner, c.num_threads) == (["pkg"], "Bump", 1)

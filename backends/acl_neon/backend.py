@@ -1,11 +1,14 @@
-"""The acl_neon backend: native kernels on host tensors (one planned arena, like cpu)."""
+"""The acl_neon backend: native kernels on host tensors (one planned arena, like cpu).
+
+Its op modules are imported on demand, for the op types a session asks it about (ops.load),
+and each native group when a kernel first needs it (native.module): creating the backend
+loads `_core` and the core's native runtime only."""
 from __future__ import annotations
 
 from ...core.backend import Backend, ContextData, FusionProposal, HostBackendContext, IConfig
 from ...core.exec import native as runtime
 from ...core.ir import Graph, Operation
-from . import fusion, native
-from .ops import kernels
+from . import fusion, native, ops
 
 
 class AclNeonConfig(IConfig):
@@ -26,11 +29,11 @@ class AclNeonConfig(IConfig):
         return ok
 
     def supports(self, op: Operation, graph: Graph) -> tuple[bool, str]:
-        return kernels.supports(op, graph)
+        return ops.load(op.type).supports(op, graph)
 
-    def fusions(self, graph: Graph, ops: list[int]) -> list[FusionProposal]:
+    def fusions(self, graph: Graph, op_indices: list[int]) -> list[FusionProposal]:
         """MobileNet inverted-residual blocks (fusion.py), when module _gemm is built."""
-        return fusion.propose(graph, ops) if native.available("gemm")[0] else []
+        return fusion.propose(graph, op_indices) if native.available("gemm")[0] else []
 
 
 class AclNeonContext(HostBackendContext):
@@ -48,4 +51,5 @@ class AclNeonBackend(Backend):
         self.config = AclNeonConfig()
 
     def new_context(self, data: ContextData) -> AclNeonContext:
-        return AclNeonContext(self, data, kernels)
+        types = {data.graph.operations[oi].type for oi in data.op_order}
+        return AclNeonContext(self, data, ops.load(*sorted(types)))

@@ -127,9 +127,14 @@ def latency_table(threads: int, rows: dict[str, dict[str, Any]], py_keys: Sequen
         load = r.get("other_load")
         line.append("–" if load is None else f"{load:.2f}")
         body.append(line)
-    title = f"### Latency, {threads} thread{'s' if threads != 1 else ''} (median ms, interleaved)"
+    separate = any(r.get("method") == "own processes" for r in rows.values())
+    how = "each runtime in its own processes, alternating" if separate else "interleaved"
+    title = f"### Latency, {threads} thread{'s' if threads != 1 else ''} (median ms, {how})"
     note = ("other load = average CPU use of other processes on the machine while the row was "
             "measured, in cores; with it near or above the free cores, that row is disturbed.")
+    if separate:
+        note += (" Other load here includes the timed runtime's own child processes (the "
+                 "benchmark process itself is idle).")
     return title + "\n\n" + note + "\n\n" + _table(head, body)
 
 

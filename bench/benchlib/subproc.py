@@ -131,3 +131,51 @@ def measure_memory(key: str, model: str, threads: int, timeout: float = 300.0) -
     """Peak RSS of ``key`` running ``model`` 3 times in a fresh process (see child_memory)."""
     return run_child(["--_mem-child", key, model, "--threads", str(threads)], timeout)
 
+
+
+def child_timing(key: str, model: str, threads: int, seconds: float, warmup: int) -> int:
+    """Body of ``--_time-child``: this runtime alone in a fresh process: load, ``warmup``
+    runs, then timed runs for ``seconds``; reports every run's nanoseconds."""
+    import time
+
+    from .runtimes import create_runner
+
+    with captured_stderr():
+        try:
+            runner = create_runner(key, model, threads)
+            inputs = make_inputs(runner.input_specs())
+            for _ in range(max(1, warmup)):
+                runner.run(inputs)
+            samples: list[int] = []
+            end = time.perf_counter() + seconds
+            while time.perf_counter() < end or len(samples) < 5:
+                t0 = time.perf_counter_ns()
+                runner.run(inputs)
+                samples.append(time.perf_counter_ns() - t0)
+            runner.close()
+            err = None
+        except Exception as e:  # noqa: BLE001
+            err = short_reason(e)
+    _emit({"ok": err is None, "error": err, "samples_ns": [] if err else samples})
+    return 0
+
+
+def measure_in_processes(keys: list[str], model: str, threads: int, rounds: int,
+                         seconds: float, warmup: int, timeout: float = 600.0
+                         ) -> dict[str, dict[str, Any]]:
+    """Each runtime timed in its own fresh process, `rounds` times, alternating which goes
+    first (above one thread, one runtime's spinning pool would otherwise steal cores from
+    the other's). Returns per key {"samples_ns": all runs of all rounds} or {"error": ...}."""
+    out: dict[str, dict[str, Any]] = {k: {"samples_ns": []} for k in keys}
+    for r in range(rounds):
+        order = keys if r % 2 == 0 else list(reversed(keys))
+        for key in order:
+            if "error" in out[key]:
+                continue
+            res = run_child(["--_time-child", key, model, "--threads", str(threads),
+                             "--max-seconds", str(seconds), "--warmup", str(warmup)], timeout)
+            if not res.get("ok"):
+                out[key] = {"error": str(res.get("error") or "failed")}
+            else:
+                out[key]["samples_ns"] += res["samples_ns"]
+    return out

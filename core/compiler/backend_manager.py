@@ -7,12 +7,10 @@ config's `backend_paths`, holding `libbackend_<id>.py` or a compiled `libbackend
 """
 from __future__ import annotations
 
-import glob
 import importlib
 import importlib.util
 import os
 import threading
-from importlib.metadata import entry_points
 from types import ModuleType
 
 from ...errors import BackendNotAvailableError
@@ -100,9 +98,10 @@ class BackendManager:
             return importlib.import_module("onert_py.builtin.libbackend_builtin")
         if backend_id in BUNDLED:
             return importlib.import_module(f"onert_py.backends.{backend_id}.libbackend_{backend_id}")
-        for ep in entry_points(group=ENTRY_POINT_GROUP):
+        for ep in _entry_points():
             if ep.name == backend_id:
                 return ep.load()
+        import glob
         dirs = [d for d in os.environ.get("ONERT_BACKEND_PATH", "").split(os.pathsep) if d]
         dirs += list(extra_paths)
         for d in dirs:
@@ -117,8 +116,15 @@ class BackendManager:
 
     def available(self) -> list[str]:
         """Backend ids that can be found (not necessarily initialized)."""
-        names = set(BUNDLED) | {ep.name for ep in entry_points(group=ENTRY_POINT_GROUP)}
+        names = set(BUNDLED) | {ep.name for ep in _entry_points()}
         return sorted(names)
+
+
+def _entry_points() -> list:
+    """The installed plug-ins' entry points in ENTRY_POINT_GROUP. importlib.metadata is
+    imported here, not at module level: it costs ~20 ms, and bundled backends never need it."""
+    from importlib.metadata import entry_points
+    return list(entry_points(group=ENTRY_POINT_GROUP))
 
 
 def _destroy_quietly(module: ModuleType, backend: Backend) -> None:

@@ -1,7 +1,6 @@
 """The compiler: backends, assignment, lowering, shape inference, contexts, kernels, executor."""
 from __future__ import annotations
 
-import difflib
 from collections import deque
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -137,6 +136,7 @@ class Compiler:
         known = known_op_names()
         for name in rules.by_type:
             if name not in known and not name.startswith("CUSTOM("):
+                import difflib
                 near = difflib.get_close_matches(name, sorted(known), n=3)
                 hint = f"; did you mean {', '.join(near)}?" if near else ""
                 raise ConfigError(f"op_backend names unknown op type {name!r}{hint} Valid names "

@@ -53,6 +53,11 @@ class _DagExecutor(Executor):
             for k in mine:
                 self._dyn_count[k] += 1
 
+    def static_order(self) -> list[Step]:
+        """Dataflow's order: ready steps, lowest op index first (any order the DAG allows
+        is safe for Parallel's memory plan; Dataflow's is planned for this one)."""
+        return [self.steps[p] for p in self.dag.ready_order()]
+
     def _released(self, p: int, counts: list[int]) -> None:
         """Step p has run: release the dynamic tensors it was the last reader of."""
         for k in self._dyn_reads[p]:
@@ -70,7 +75,7 @@ class DataflowExecutor(_DagExecutor):
         steps, dyn_reads = self.steps, self._dyn_reads
         if not dynamic and not self._dyn_tensors:     # static: its fixed order, as segments
             if self._units is None:
-                self._order = [steps[p] for p in self.dag.ready_order()]
+                self._order = self.static_order()
             self.run_units(self.units(self._order))
             return
         counts = list(self._dyn_count)

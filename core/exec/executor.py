@@ -225,6 +225,25 @@ class Executor:
                     [native.slot_of(t) for t in outputs])
         return u.io
 
+    def static_order(self) -> list[Step]:
+        """The steps in the order a static execution runs them (the order memory is planned
+        for)."""
+        return self._live
+
+    def native_body(self) -> tuple[list, list[str]] | None:
+        """(native steps, labels naming their ops) of a static execution, in its order, when
+        every step has a native step and no tensor is dynamic: an If, While or CallOnce then
+        runs this subgraph inside its own native step. None otherwise, or while the last run
+        went the dynamic way (kernels not yet back on their planned buffers)."""
+        if not self.segments or self.tracer is not None or self._dirty:
+            return None
+        order = self.static_order()
+        if any(s.kernel.native_step is None or s.kernel.dynamic for s in order):
+            return None
+        return ([s.kernel.native_step for s in order],
+                [f"subgraph {self.subgraph_index} op #{s.kernel.op.index} {s.kernel.op.name} "
+                 f"on {s.backend}" for s in order])
+
     def units(self, order: list[Step]) -> "Units":
         """The static execution of `order` as units (built once; again after a dynamic run):
         each maximal run of native steps one Segment, each other step its own."""

@@ -2,7 +2,8 @@
 
 The file is trusted only after checking: identifier, root offset, every vector length against
 the file size, every index against its table, and every constant buffer against its shape.
-Python's flatbuffers accessors raise on out-of-range reads; those become ModelLoadError too.
+Tables are read with flatbuf.Table, which raises on out-of-range reads; those become
+ModelLoadError too.
 
 Circle's GGML block-quantized tensors (GGML_Q4_0 .. GGML_Q8_1, core/quant/ggml_blocks.py) are
 constants whose buffer holds exactly the blocks of their logical shape; their data is kept as
@@ -11,6 +12,7 @@ FULLY_CONNECTED weights and GATHER params (BLOCK_USES); anywhere else the model 
 """
 from __future__ import annotations
 
+import math
 import struct
 from typing import Any
 
@@ -19,9 +21,9 @@ import numpy as np
 from ...errors import ModelLoadError
 from ..ir import Graph, Model, Operand, Operation, Params, Quantization, ir_type_of
 from ..ir.dtypes import numpy_dtype, type_name
-from ..quant import ggml_blocks
+from .flatbuf import Table
 from .schema import (CIRCLE, EMPTY_TABLE, SCHEMAS, TFLITE, Schema, options_table,
-                     read_table_fields, vector)
+                     read_table_fields)
 
 MAX_BYTES = 2**63 - 1     # no tensor can be larger: sizes are int64 everywhere downstream
 #: (builtin, input position) where a GGML block-quantized tensor may appear (onert's cpu backend)
@@ -48,6 +50,10 @@ class _Reader:
     def __init__(self, buf: Any, schema: Schema, what: str) -> None:
         self.buf, self.schema, self.what = buf, schema, what
         self.size = len(buf)
+        layout = schema.layout
+        self.M, self.SG, self.T = layout("Model"), layout("SubGraph"), layout("Tensor")
+        self.OP, self.OC, self.B = layout("Operator"), layout("OperatorCode"), layout("Buffer")
+        self.Q = layout("QuantizationParameters")
 
     def fail(self, msg: str) -> ModelLoadError:
         return ModelLoadError(f"{self.what}: {msg}")
@@ -57,64 +63,73 @@ class _Reader:
             raise self.fail(f"{what} declares {n} entries, more than the {self.size}-byte file holds")
         return n
 
+    def tables(self, tab: Table, f: tuple, what: str) -> list[Table]:
+        """The tables of vector field `f`, its length checked against the file first."""
+        self.count(tab.length(f), 4, what)
+        return tab.tables(f)
+
     def read(self) -> Model:
         root = struct.unpack_from("<I", self.buf, 0)[0]
         if root + 4 > self.size:
             raise self.fail(f"root table offset {root} is outside the file ({self.size} bytes)")
-        m = self.schema.cls("Model").GetRootAs(self.buf, 0)
+        m, M = Table(self.buf, root), self.M
         opcodes = self._opcodes(m)
         buffers = self._buffers(m)
-        n_sg = self.count(m.SubgraphsLength(), 4, "subgraphs vector")
-        if n_sg == 0:
+        subgraphs = self.tables(m, M["subgraphs"], "subgraphs vector")
+        if not subgraphs:
             raise self.fail("the model has no subgraph")
-        graphs = [self._subgraph(m.Subgraphs(i), i, opcodes, buffers, n_sg) for i in range(n_sg)]
-        desc = m.Description()
+        n_sg = len(subgraphs)
+        graphs = [self._subgraph(sg, i, opcodes, buffers, n_sg) for i, sg in enumerate(subgraphs)]
+        desc = m.string(M["description"])
         return Model(graphs, self.schema.fmt,
                      description=desc.decode("utf-8", "replace") if desc else "")
 
-    def _opcodes(self, m: Any) -> list[tuple[str, str | None, int]]:
+    def _opcodes(self, m: Table) -> list[tuple[str, str | None, int]]:
         names = self.schema.builtin_names
+        OC = self.OC
         out = []
-        for i in range(self.count(m.OperatorCodesLength(), 4, "operator_codes vector")):
-            oc = m.OperatorCodes(i)
-            code = oc.BuiltinCode()
-            dep = oc.DeprecatedBuiltinCode()
+        for i, oc in enumerate(self.tables(m, self.M["operator_codes"], "operator_codes vector")):
+            code = oc.scalar(OC["builtin_code"])
+            dep = oc.scalar(OC["deprecated_builtin_code"])
             if self.schema is TFLITE or code >= 0:
                 code = max(code, dep)   # old files only set the deprecated byte
             if code not in names:
                 raise self.fail(f"operator code {i} has unknown builtin code {code}")
-            custom = oc.CustomCode()
+            custom = oc.string(OC["custom_code"])
             out.append((names[code], custom.decode("utf-8", "replace") if custom else None,
-                        oc.Version()))
+                        oc.scalar(OC["version"])))
         return out
 
-    def _buffers(self, m: Any) -> list[np.ndarray | None]:
+    def _buffers(self, m: Table) -> list[np.ndarray | None]:
         out: list[np.ndarray | None] = []
-        for i in range(self.count(m.BuffersLength(), 4, "buffers vector")):
-            b = m.Buffers(i)
-            offset, size = b.Offset(), b.Size()
+        B = self.B
+        for i, b in enumerate(self.tables(m, self.M["buffers"], "buffers vector")):
+            offset, size = b.scalar(B["offset"]), b.scalar(B["size"])
             if offset > 1:      # data stored after the flatbuffer (models over 2 GB)
                 if offset + size > self.size:
                     raise self.fail(f"buffer {i} points at bytes {offset}..{offset + size}, "
                                     f"outside the {self.size}-byte file")
                 out.append(np.frombuffer(self.buf, np.uint8, size, offset))
                 continue
-            n = self.count(b.DataLength(), 1, f"buffer {i}")
-            out.append(b.DataAsNumpy() if n else None)
+            n = self.count(b.length(B["data"]), 1, f"buffer {i}")
+            out.append(b.array(B["data"]) if n else None)
         return out
 
-    def _subgraph(self, sg: Any, sg_index: int, opcodes: list, buffers: list,
+    def _subgraph(self, sg: Table, sg_index: int, opcodes: list, buffers: list,
                   n_sg: int) -> Graph:
-        name = sg.Name()
+        SG = self.SG
+        name = sg.string(SG["name"])
         g = Graph(name.decode("utf-8", "replace") if name else f"subgraph_{sg_index}")
-        n_t = self.count(sg.TensorsLength(), 4, f"subgraph {sg_index} tensors vector")
-        for ti in range(n_t):
-            g.operands[ti] = self._tensor(sg.Tensors(ti), ti, sg_index, buffers)
         where = f"subgraph {sg_index}"
-        g.inputs = self._indices(vector(sg.InputsAsNumpy), n_t, f"{where} inputs", allow_absent=False)
-        g.outputs = self._indices(vector(sg.OutputsAsNumpy), n_t, f"{where} outputs", allow_absent=False)
-        for oi in range(self.count(sg.OperatorsLength(), 4, f"{where} operators vector")):
-            g.operations[oi] = self._operator(sg.Operators(oi), oi, where, opcodes, n_t, n_sg)
+        tensors = self.tables(sg, SG["tensors"], f"{where} tensors vector")
+        n_t = len(tensors)
+        for ti, t in enumerate(tensors):
+            g.operands[ti] = self._tensor(t, ti, sg_index, buffers)
+        g.inputs = self._indices(sg.array(SG["inputs"]), n_t, f"{where} inputs", allow_absent=False)
+        g.outputs = self._indices(sg.array(SG["outputs"]), n_t, f"{where} outputs",
+                                  allow_absent=False)
+        for oi, op in enumerate(self.tables(sg, SG["operators"], f"{where} operators vector")):
+            g.operations[oi] = self._operator(op, oi, where, opcodes, n_t, n_sg)
         self._check_writers(g, where)
         self._check_block_uses(g, where)
         return g
@@ -157,33 +172,34 @@ class _Reader:
 
     def _indices(self, arr: np.ndarray, n_t: int, what: str, allow_absent: bool = True) -> list[int]:
         lo = -1 if allow_absent else 0
-        vals = [int(v) for v in arr]
+        vals = arr.tolist()
         for v in vals:
             if v < lo or v >= n_t:
                 raise self.fail(f"{what} refer to tensor {v}, but the subgraph has {n_t} tensors")
         return vals
 
-    def _tensor(self, t: Any, ti: int, sg_index: int, buffers: list) -> Operand:
+    def _tensor(self, t: Table, ti: int, sg_index: int, buffers: list) -> Operand:
         where = f"subgraph {sg_index} tensor {ti}"
-        shape = tuple(int(d) for d in vector(t.ShapeAsNumpy))
+        T = self.T
+        shape = tuple(t.array(T["shape"]).tolist())
         if any(d < 0 for d in shape):
             raise self.fail(f"{where} has a negative dimension in shape {shape}")
-        code = t.Type()
+        code = t.scalar(T["type"])
         dtype = numpy_dtype(code)
-        elements = int(np.prod(shape, dtype=object)) if shape else 1
+        elements = math.prod(shape)
         if elements * (dtype.itemsize if dtype is not None else 1) > MAX_BYTES:
             raise self.fail(f"{where} has shape {shape}: {elements} elements, more bytes than a "
                             f"64-bit size can count (at most {MAX_BYTES})")
-        name = t.Name()
-        sig = tuple(int(d) for d in vector(t.ShapeSignatureAsNumpy)) or None
+        name = t.string(T["name"])
+        sig = tuple(t.array(T["shape_signature"]).tolist()) or None
         op = Operand(ti, name.decode("utf-8", "replace") if name else f"t{ti}", shape, dtype,
-                     type_name(code), quant=self._quant(t.Quantization()),
-                     shape_signature=sig, is_variable=bool(t.IsVariable()))
-        bi = t.Buffer()
+                     type_name(code), quant=self._quant(t.table(T["quantization"])),
+                     shape_signature=sig, is_variable=t.scalar(T["is_variable"]))
+        bi = t.scalar(T["buffer"])
         if bi < 0 or bi >= max(len(buffers), 1):
             raise self.fail(f"{where} uses buffer {bi}, but the model has {len(buffers)} buffers")
         data = buffers[bi] if buffers else None
-        sparsity = self._sparsity(t.Sparsity())
+        sparsity = self._sparsity(t.table(T["sparsity"]))
         if sparsity is not None:
             op.sparsity = sparsity
         if op.is_block_quantized:
@@ -206,6 +222,7 @@ class _Reader:
 
     def _blocks(self, op: Operand, data: np.ndarray | None, where: str) -> np.ndarray:
         """A GGML tensor's data: exactly its blocks, as rows of bytes (shape[:-1] + row bytes)."""
+        from ..quant import ggml_blocks      # Circle's GGML models only: not at import
         what = f"{where} ({op.name!r}, {op.type_name})"
         if self.schema is not CIRCLE:
             raise self.fail(f"{what}: GGML block-quantized types exist in Circle models only")
@@ -224,40 +241,41 @@ class _Reader:
                             f"({need} bytes)")
         return data.reshape(*op.shape[:-1], ggml_blocks.row_bytes(fmt, op.shape[-1]))
 
-    def _sparsity(self, sp: Any) -> dict | None:
+    def _sparsity(self, sp: Table | None) -> dict | None:
         if sp is None:
             return None
+        SP, DM = self.schema.layout("SparsityParameters"), self.schema.layout("DimensionMetadata")
         dims = []
-        for k in range(self.count(sp.DimMetadataLength(), 4, "sparsity dim_metadata")):
-            d = sp.DimMetadata(k)
-            meta = {"format": d.Format(), "dense_size": d.DenseSize()}
-            if d.Format() != 0:
-                meta["array_segments"] = self._index_vector(d.ArraySegmentsType(), d.ArraySegments())
-                meta["array_indices"] = self._index_vector(d.ArrayIndicesType(), d.ArrayIndices())
+        for d in self.tables(sp, SP["dim_metadata"], "sparsity dim_metadata"):
+            fmt = d.scalar(DM["format"])
+            meta = {"format": fmt, "dense_size": d.scalar(DM["dense_size"])}
+            if fmt != 0:
+                for key in ("array_segments", "array_indices"):
+                    meta[key] = self._index_vector(d.scalar(DM[f"{key}_type"]),
+                                                   d.table(DM[key]))
             dims.append(meta)
-        return {"traversal_order": [int(v) for v in vector(sp.TraversalOrderAsNumpy)],
-                "block_map": [int(v) for v in vector(sp.BlockMapAsNumpy)], "dim_metadata": dims}
+        return {"traversal_order": sp.array(SP["traversal_order"]).tolist(),
+                "block_map": sp.array(SP["block_map"]).tolist(), "dim_metadata": dims}
 
-    def _index_vector(self, kind: int, table: Any) -> np.ndarray:
+    def _index_vector(self, kind: int, table: Table | None) -> np.ndarray:
         names = {1: "Int32Vector", 2: "Uint16Vector", 3: "Uint8Vector"}
         if kind not in names or table is None:
             raise self.fail(f"sparse index vector of unknown type {kind}")
-        vec = self.schema.cls(names[kind])()
-        vec.Init(table.Bytes, table.Pos)
-        return vector(vec.ValuesAsNumpy)
+        return table.array(self.schema.layout(names[kind])["values"])
 
-    def _quant(self, q: Any) -> Quantization | None:
+    def _quant(self, q: Table | None) -> Quantization | None:
         if q is None:
             return None
-        scale = vector(q.ScaleAsNumpy).astype(np.float32)
+        Q = self.Q
+        scale = q.array(Q["scale"]).astype(np.float32)
         if scale.size == 0:
             return None
-        zp = vector(q.ZeroPointAsNumpy).astype(np.int64)
+        zp = q.array(Q["zero_point"]).astype(np.int64)
         if zp.size == 0:
             zp = np.zeros(scale.size, np.int64)
-        return Quantization(scale, zp, int(q.QuantizedDimension()))
+        return Quantization(scale, zp, q.scalar(Q["quantized_dimension"]))
 
-    def _options(self, op: Any, oi: int, where: str, builtin: str) -> dict[str, Any]:
+    def _options(self, op: Table, oi: int, where: str, builtin: str) -> dict[str, Any]:
         """The operator's options as {field: value}. Absent options mean the table's defaults
         (as in TFLite); options of another table than the one the op uses are corrupt."""
         try:
@@ -265,11 +283,11 @@ class _Reader:
         except ValueError as e:     # an enum field holding a value its enum lacks
             raise self.fail(f"{where} operator {oi} ({builtin}): {e}") from None
 
-    def _read_options(self, op: Any, oi: int, where: str, builtin: str) -> dict[str, Any]:
+    def _read_options(self, op: Table, oi: int, where: str, builtin: str) -> dict[str, Any]:
         expected = options_table(self.schema, builtin)
-        opt_type = op.BuiltinOptionsType()
+        opt_type = op.scalar(self.OP["builtin_options_type"])
         found = self.schema.option_names.get(opt_type) if opt_type else None
-        table = op.BuiltinOptions() if opt_type else None
+        table = op.table(self.OP["builtin_options"]) if opt_type else None
         if expected is not None:
             if opt_type and found != expected:
                 raise self.fail(f"{where} operator {oi} ({builtin}) has options of type "
@@ -280,19 +298,21 @@ class _Reader:
             return read_table_fields(self.schema, table, found)
         return {}
 
-    def _operator(self, op: Any, oi: int, where: str, opcodes: list, n_t: int,
+    def _operator(self, op: Table, oi: int, where: str, opcodes: list, n_t: int,
                   n_sg: int) -> Operation:
-        idx = op.OpcodeIndex()
+        OP = self.OP
+        idx = op.scalar(OP["opcode_index"])
         if idx >= len(opcodes):
             raise self.fail(f"{where} operator {oi} uses operator code {idx}, "
                             f"but the model has {len(opcodes)}")
         builtin, custom, version = opcodes[idx]
-        inputs = self._indices(vector(op.InputsAsNumpy), n_t, f"{where} operator {oi} inputs")
-        outputs = self._indices(vector(op.OutputsAsNumpy), n_t, f"{where} operator {oi} outputs")
+        inputs = self._indices(op.array(OP["inputs"]), n_t, f"{where} operator {oi} inputs")
+        outputs = self._indices(op.array(OP["outputs"]), n_t, f"{where} operator {oi} outputs")
         params = self._options(op, oi, where, builtin)
         if custom is not None:
-            n = self.count(op.CustomOptionsLength(), 1, f"{where} operator {oi} custom options")
-            params["custom_options"] = bytes(op.CustomOptionsAsNumpy()) if n else b""
+            n = self.count(op.length(OP["custom_options"]), 1,
+                           f"{where} operator {oi} custom options")
+            params["custom_options"] = bytes(op.array(OP["custom_options"])) if n else b""
         if self.schema is CIRCLE and "adjoint_lhs" in params:
             params["adj_x"], params["adj_y"] = params["adjoint_lhs"], params["adjoint_rhs"]
         for key in ("then_subgraph_index", "else_subgraph_index", "cond_subgraph_index",
@@ -303,9 +323,8 @@ class _Reader:
         ir_type, sub_field = ir_type_of(builtin)
         if sub_field:
             params[sub_field] = builtin
-        inter = self._indices(vector(op.IntermediatesAsNumpy), n_t,
-                              f"{where} operator {oi} intermediates", allow_absent=False) \
-            if op.IntermediatesLength() else []
+        inter = self._indices(op.array(OP["intermediates"]), n_t,
+                              f"{where} operator {oi} intermediates", allow_absent=False)
         return Operation(oi, ir_type, builtin, inputs, outputs, Params(params),
                          subtype=builtin if sub_field else None, custom_code=custom,
                          version=version, intermediates=inter)

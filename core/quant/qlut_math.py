@@ -17,20 +17,27 @@ inputs, all 65536 int16 inputs) against the interpreter for several scales and z
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import math
 from typing import Callable
 
 import numpy as np
 
 F = np.float32
-_libm = ctypes.CDLL(ctypes.util.find_library("m") or "libm.so.6")
 
 
 def _cfun(name: str) -> Callable[[float], np.float32]:
-    fn = getattr(_libm, name)
-    fn.restype, fn.argtypes = ctypes.c_float, [ctypes.c_float]
-    return lambda x: F(fn(float(x)))
+    """The C library's float32 function `name`, libm looked up at its first call (importing
+    ctypes.util costs a fresh process ~15 ms, and only quantized tables need libm)."""
+    fn = None
+
+    def call(x) -> np.float32:
+        nonlocal fn
+        if fn is None:
+            import ctypes.util
+            fn = getattr(ctypes.CDLL(ctypes.util.find_library("m") or "libm.so.6"), name)
+            fn.restype, fn.argtypes = ctypes.c_float, [ctypes.c_float]
+        return F(fn(float(x)))
+    return call
 
 
 tanhf, expf, logf, erff, sqrtf = (_cfun(n) for n in ("tanhf", "expf", "logf", "erff", "sqrtf"))

@@ -4,8 +4,9 @@ SquaredDifference, PReLU, the comparisons (bool out), the activations and the un
 functions. Each kernel subclasses its op's core base (core/ops/binary_arithmetic.py,
 elementwise_binary.py, squared_difference.py, prelu.py, comparison.py,
 elementwise_activation.py, elementwise_unary.py: the validation every backend shares) and
-builds a native plan in prepare(); run() is one native call. Other dtypes and sub-types stay on
-cpu. Quantized forms: quant_eltwise.py."""
+builds a native plan in prepare(); run() is one native call. Integer and bool forms (registered
+by dtype, so these keep float32): int_eltwise.py; quantized forms: quant_eltwise.py; other
+dtypes and sub-types stay on cpu."""
 from __future__ import annotations
 
 import numpy as np
@@ -35,22 +36,29 @@ def _strides(shape: tuple[int, ...], rank: int) -> list[int]:
     return out
 
 
-def broadcast_plan(a_shape, b_shape, out_shape) -> tuple[list[int], list[int], list[int]]:
-    """The output shape and both inputs' strides with size-1 output dims dropped and
-    neighbouring dims merged where both inputs step through them alike."""
+def broadcast_strides(out_shape, *shapes) -> tuple[list[int], list[list[int]]]:
+    """The output shape and each input's strides with size-1 output dims dropped and
+    neighbouring dims merged where every input steps through them alike."""
     rank = len(out_shape)
-    sa, sb = _strides(a_shape, rank), _strides(b_shape, rank)
+    strides = [_strides(s, rank) for s in shapes]
     merged: list[list[int]] = []
-    for n, x, y in zip(out_shape, sa, sb):
+    for d, n in enumerate(out_shape):
         if n == 1:
             continue
-        if merged and merged[-1][1] == x * n and merged[-1][2] == y * n:
-            merged[-1] = [merged[-1][0] * n, x, y]
+        steps = [st[d] for st in strides]
+        if merged and all(m == x * n for m, x in zip(merged[-1][1:], steps)):
+            merged[-1] = [merged[-1][0] * n, *steps]
         else:
-            merged.append([n, x, y])
+            merged.append([n, *steps])
     if not merged:
-        merged = [[1, 0, 0]]
-    shape, sa, sb = (list(t) for t in zip(*merged))
+        merged = [[1] + [0] * len(shapes)]
+    shape, *per_input = (list(t) for t in zip(*merged))
+    return shape, per_input
+
+
+def broadcast_plan(a_shape, b_shape, out_shape) -> tuple[list[int], list[int], list[int]]:
+    """broadcast_strides of two inputs: (shape, a's strides, b's strides)."""
+    shape, (sa, sb) = broadcast_strides(out_shape, a_shape, b_shape)
     return shape, sa, sb
 
 

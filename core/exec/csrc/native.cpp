@@ -242,6 +242,163 @@ py::capsule once_step(py::object flag, py::list steps) {
       std::move(keep));
 }
 
+
+// ---- control flow: a child subgraph's native steps run inside a builtin op's step ----
+
+// A child subgraph's static run as native steps; a failure names the child's op.
+struct Body {
+  std::vector<Step*> steps;
+  std::vector<std::string> labels;
+  std::vector<Slot*> in, out;     // the child's input and output tensors' slots
+
+  void run() const {
+    for (size_t k = 0; k < steps.size(); ++k) {
+      try {
+        steps[k]->run();
+      } catch (const std::exception& e) {
+        throw StepError(labels[k] + ": " + e.what());
+      }
+    }
+  }
+};
+
+Body make_body(py::list in, py::list out, py::list steps, std::vector<std::string> labels,
+               std::vector<py::object>& keep) {
+  if (steps.size() != labels.size()) throw py::value_error("one label per step");
+  Body b;
+  for (auto h : steps) {
+    b.steps.push_back(step_of(h));
+    keep.push_back(py::reinterpret_borrow<py::object>(h));
+  }
+  for (auto h : in) {
+    b.in.push_back(slot_of(h));
+    keep.push_back(py::reinterpret_borrow<py::object>(h));
+  }
+  for (auto h : out) {
+    b.out.push_back(slot_of(h));
+    keep.push_back(py::reinterpret_borrow<py::object>(h));
+  }
+  b.labels = std::move(labels);
+  return b;
+}
+
+// The child I/O slots a call points at the caller's buffers, put back as they were when the
+// call ends (also on a failure): the Python side never sees the borrowed pointers. The
+// slots' owners (the references keeping their own buffers alive) are left untouched.
+class Borrowed {
+ public:
+  explicit Borrowed(const std::vector<const Body*>& bodies) {
+    for (const Body* b : bodies)
+      for (const auto* v : {&b->in, &b->out})
+        for (Slot* s : *v) saved_.push_back({s, *s});
+  }
+  ~Borrowed() {
+    for (auto it = saved_.rbegin(); it != saved_.rend(); ++it) {
+      it->first->data = it->second.data;
+      it->first->nbytes = it->second.nbytes;
+      it->first->writeable = it->second.writeable;
+    }
+  }
+  static void point(Slot* s, const Slot* at) {
+    s->data = at->data;
+    s->nbytes = at->nbytes;
+    s->writeable = at->writeable;
+  }
+
+ private:
+  std::vector<std::pair<Slot*, Slot>> saved_;
+};
+
+std::vector<Slot*> slots(py::list l, std::vector<py::object>& keep) {
+  std::vector<Slot*> v;
+  for (auto h : l) {
+    v.push_back(slot_of(h));
+    keep.push_back(py::reinterpret_borrow<py::object>(h));
+  }
+  return v;
+}
+
+bool truth(const Slot* s, const char* what) { return *in<uint8_t>(s, 1, what) != 0; }
+
+// IF: the branch chosen by cond (a bool) runs on the op's inputs, into the op's outputs.
+// branches = [(inputs, outputs, steps, labels)] for else, then.
+py::capsule if_step(py::object cond, py::list ins, py::list outs, py::tuple else_b,
+                    py::tuple then_b) {
+  std::vector<py::object> keep{cond};
+  Slot* c = slot_of(cond);
+  std::vector<Slot*> in_s = slots(ins, keep), out_s = slots(outs, keep);
+  Body br[2];
+  const py::tuple* spec[2] = {&else_b, &then_b};
+  for (int k = 0; k < 2; ++k) {
+    const py::tuple& t = *spec[k];
+    br[k] = make_body(t[0], t[1], t[2], t[3].cast<std::vector<std::string>>(), keep);
+    if (br[k].in.size() != in_s.size() || br[k].out.size() != out_s.size())
+      throw py::value_error("if: a branch's inputs and outputs must match the op's");
+  }
+  return make_step(
+      [c, in_s, out_s, br] {
+        const Body& b = br[truth(c, "IF condition") ? 1 : 0];
+        Borrowed keep_slots({&b});
+        for (size_t k = 0; k < in_s.size(); ++k) Borrowed::point(b.in[k], in_s[k]);
+        for (size_t k = 0; k < out_s.size(); ++k) Borrowed::point(b.out[k], out_s[k]);
+        b.run();
+      },
+      std::move(keep));
+}
+
+// WHILE: the loop variables start as the op's inputs; cond (its one bool output lands in
+// `flag`) decides, body writes the next values. Values alternate between the op's outputs
+// and `scratch` (swapped, never copied back and forth); the last ones end in the outputs.
+py::capsule while_step(py::list ins, py::list outs, py::list scratch,
+                       std::vector<int64_t> nbytes, py::object flag, py::tuple cond_b,
+                       py::tuple body_b, int64_t max_iterations, std::string too_many) {
+  std::vector<py::object> keep{flag};
+  std::vector<Slot*> in_s = slots(ins, keep), out_s = slots(outs, keep),
+                     tmp_s = slots(scratch, keep);
+  Slot* f = slot_of(flag);
+  Body cond = make_body(cond_b[0], cond_b[1], cond_b[2],
+                        cond_b[3].cast<std::vector<std::string>>(), keep);
+  Body body = make_body(body_b[0], body_b[1], body_b[2],
+                        body_b[3].cast<std::vector<std::string>>(), keep);
+  const size_t n = in_s.size();
+  if (out_s.size() != n || tmp_s.size() != n || nbytes.size() != n || cond.in.size() != n ||
+      cond.out.size() != 1 || body.in.size() != n || body.out.size() != n)
+    throw py::value_error("while: loop variables, cond and body do not match");
+  return make_step(
+      [in_s, out_s, tmp_s, nbytes, f, cond, body, max_iterations, too_many] {
+        const size_t n = in_s.size();
+        Borrowed keep_slots({&cond, &body});
+        for (size_t k = 0; k < n; ++k) {
+          in<char>(in_s[k], nbytes[k], "WHILE input");
+          out<char>(out_s[k], nbytes[k], "WHILE output");
+          out<char>(tmp_s[k], nbytes[k], "WHILE loop buffer");
+        }
+        Borrowed::point(cond.out[0], f);
+        std::vector<Slot*> cur = in_s, next = out_s, spare = tmp_s;
+        int64_t it = 0;
+        for (;; ++it) {
+          for (size_t k = 0; k < n; ++k) Borrowed::point(cond.in[k], cur[k]);
+          cond.run();
+          if (!truth(f, "WHILE condition")) break;
+          if (it >= max_iterations) throw StepError(too_many);
+          for (size_t k = 0; k < n; ++k) {
+            Borrowed::point(body.in[k], cur[k]);
+            Borrowed::point(body.out[k], next[k]);
+          }
+          body.run();
+          // the values just written are current; the buffers read become free (the op's
+          // inputs are never written: after the first pass the scratch takes their place)
+          std::vector<Slot*> was = cur;
+          cur = next;
+          next = it == 0 ? spare : was;
+        }
+        for (size_t k = 0; k < n; ++k)
+          if (cur[k] != out_s[k] && nbytes[k])
+            std::memcpy(out_s[k]->data, cur[k]->data, static_cast<size_t>(nbytes[k]));
+      },
+      std::move(keep));
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_native, m) {
@@ -270,6 +427,8 @@ PYBIND11_MODULE(_native, m) {
   m.def("once_step", &once_step, "CALL_ONCE: steps run once, while a flag is 0");
   m.def("chain", &chain, py::arg("steps"), "One native step running `steps` in order");
   m.def("const_step", &const_step, "A step writing these bytes into a slot");
+  m.def("if_step", &if_step, "IF: the chosen branch's native steps on the op's tensors");
+  m.def("while_step", &while_step, "WHILE: the loop over cond's and body's native steps");
   m.def("variable_read_step", &variable_read_step, "READ_VARIABLE as a native step");
   m.def("variable_assign_step", &variable_assign_step, "ASSIGN_VARIABLE as a native step");
   m.def("slot_info", [](py::handle cap) {

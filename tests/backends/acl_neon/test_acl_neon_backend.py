@@ -151,3 +151,17 @@ def test_blas_single_threaded_beside_openmp(native):
         s.run(np.ones((2, 3), np.float32))
         from onert_py.session import _blas_threads as recorded
         assert _blas_threads() == recorded["default"]      # what BLAS had before any limit
+
+
+def test_op_modules_table_names_every_registration():
+    """ops.MODULES (what the backend imports on demand, op type by op type) lists exactly the
+    modules that register kernels for each op type."""
+    import importlib
+    import pkgutil
+    from onert_py.backends.acl_neon import ops
+    for info in pkgutil.iter_modules(ops.__path__):          # every module, listed or not
+        importlib.import_module(f"{ops.__name__}.{info.name}")
+    found: dict[str, set[str]] = {}
+    for r in ops.load_all().registrations():
+        found.setdefault(r.key.split(".")[0], set()).add(r.cls.__module__.rsplit(".", 1)[1])
+    assert found == {k: set(v) for k, v in ops.MODULES.items()}

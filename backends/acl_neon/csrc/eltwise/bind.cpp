@@ -3,11 +3,14 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
+#include <array>
 #include <string>
 #include <vector>
 
 #include "bind_util.h"
 #include "eltwise.h"
+#include "int_eltwise.h"
 #include "native_bind.h"
 
 namespace py = pybind11;
@@ -42,30 +45,49 @@ void check_rank(size_t n, const char* what) {
     throw py::value_error(std::string(what) + ": more than 8 dimensions");
 }
 
+// a collapsed broadcast from the Python side (output shape, element strides per input),
+// checked; extents[k]: the elements input k spans
+template <int N>
+Broadcast<N> broadcast_of(const char* what, const std::vector<int64_t>& shape,
+                          const std::array<std::vector<int64_t>, N>& strides,
+                          int64_t* extents) {
+  if (shape.empty())
+    throw py::value_error(std::string(what) + ": shape and strides differ in rank");
+  check_rank(shape.size(), what);
+  Broadcast<N> b;
+  b.rank = static_cast<int>(shape.size());
+  const size_t last = shape.size() - 1;
+  for (int k = 0; k < N; ++k) {
+    const std::vector<int64_t>& st = strides[k];
+    if (st.size() != shape.size())
+      throw py::value_error(std::string(what) + ": shape and strides differ in rank");
+    if (st[last] != 0 && st[last] != 1)
+      throw py::value_error(std::string(what) + ": the innermost strides must be 0 or 1");
+    extents[k] = extent(shape, st);
+    std::copy(st.begin(), st.end(), b.stride[k]);
+  }
+  std::copy(shape.begin(), shape.end(), b.shape);
+  return b;
+}
+
 struct BinaryPlan {
   BinaryParams p;
   int64_t na = 0, nb = 0, nout = 0;
   BinaryPlan(int op, float lo, float hi, std::vector<int64_t> shape, std::vector<int64_t> sa,
              std::vector<int64_t> sb) {
     if (op < 0 || op >= kBinOpCount) throw py::value_error("binary: unknown op");
-    if (shape.empty() || sa.size() != shape.size() || sb.size() != shape.size())
-      throw py::value_error("binary: shape and strides differ in rank");
-    check_rank(shape.size(), "binary");
-    const size_t last = shape.size() - 1;
-    if ((sa[last] != 0 && sa[last] != 1) || (sb[last] != 0 && sb[last] != 1))
-      throw py::value_error("binary: the innermost strides must be 0 or 1");
+    int64_t ext[2];
+    const Broadcast<2> b = broadcast_of<2>("binary", shape, {sa, sb}, ext);
     p.op = op;
     p.act_min = lo;
     p.act_max = hi;
-    p.rank = static_cast<int>(shape.size());
-    for (size_t d = 0; d < shape.size(); ++d) {
-      p.shape[d] = shape[d];
-      p.sa[d] = sa[d];
-      p.sb[d] = sb[d];
-    }
+    p.rank = b.rank;
+    std::copy(b.shape, b.shape + kMaxRank, p.shape);
+    std::copy(b.stride[0], b.stride[0] + kMaxRank, p.sa);
+    std::copy(b.stride[1], b.stride[1] + kMaxRank, p.sb);
     nout = product(shape);
-    na = extent(shape, sa);
-    nb = extent(shape, sb);
+    na = ext[0];
+    nb = ext[1];
   }
   void exec(const Slot* a, const Slot* b, const Slot* o, int threads) const {
     const float* pa = in<float>(a, na, "binary input 0");
@@ -74,6 +96,73 @@ struct BinaryPlan {
                            : static_cast<void*>(out<float>(o, nout, "binary output"));
     if (nout == 0) return;
     binary(p, pa, pb, po, threads);
+  }
+};
+
+// integer / bool binary ops (int_eltwise.h): type one of ELEM_TYPES, [lo, hi] the fused clamp
+struct IntBinaryPlan {
+  IntBinaryParams p;
+  int64_t na = 0, nb = 0, nout = 0, es = 1, eo = 1;
+  IntBinaryPlan(int op, int type, int64_t lo, int64_t hi, std::vector<int64_t> shape,
+                std::vector<int64_t> sa, std::vector<int64_t> sb) {
+    if (!int_binary_supported(op, type))
+      throw py::value_error("int binary: no kernel for this op and element type");
+    if (lo > hi) throw py::value_error("int binary: empty clamp range");
+    int64_t ext[2];
+    p.b = broadcast_of<2>("int binary", shape, {sa, sb}, ext);
+    p.op = op;
+    p.type = type;
+    p.act_min = lo;
+    p.act_max = hi;
+    es = elem_size(type);
+    eo = bool_out(op) ? 1 : es;
+    nout = product(shape);
+    na = ext[0];
+    nb = ext[1];
+  }
+  void exec(const Slot* a, const Slot* b, const Slot* o, int threads) const {
+    const char* pa = in<char>(a, na * es, "binary input 0");
+    const char* pb = in<char>(b, nb * es, "binary input 1");
+    char* po = out<char>(o, nout * eo, "binary output");
+    if (nout == 0) return;
+    int_binary(p, pa, pb, po, threads);
+  }
+};
+
+// out = c ? x : y (int_eltwise.h), elements of 1, 2, 4 or 8 bytes
+struct SelectPlan {
+  Broadcast<3> b;
+  int eb;
+  int64_t nc = 0, nx = 0, ny = 0, nout = 0;
+  SelectPlan(int elem_bytes, std::vector<int64_t> shape, std::vector<int64_t> sc,
+             std::vector<int64_t> sx, std::vector<int64_t> sy) : eb(elem_bytes) {
+    if (eb != 1 && eb != 2 && eb != 4 && eb != 8)
+      throw py::value_error("select: elements must be of 1, 2, 4 or 8 bytes");
+    int64_t ext[3];
+    b = broadcast_of<3>("select", shape, {sc, sx, sy}, ext);
+    nc = ext[0];
+    nx = ext[1];
+    ny = ext[2];
+    nout = product(shape);
+  }
+  void exec(const Slot* c, const Slot* x, const Slot* y, const Slot* o, int threads) const {
+    const uint8_t* pc = in<uint8_t>(c, nc, "select condition");
+    const char* px = in<char>(x, nx * eb, "select input x");
+    const char* py = in<char>(y, ny * eb, "select input y");
+    char* po = out<char>(o, nout * eb, "select output");
+    if (nout == 0) return;
+    select_values(b, eb, pc, px, py, po, threads);
+  }
+};
+
+struct LogicalNotPlan {
+  int64_t n;
+  explicit LogicalNotPlan(int64_t n_) : n(n_) {
+    if (n < 0) throw py::value_error("logical_not: negative size");
+  }
+  void exec(const Slot* x, const Slot* y, int) const {
+    logical_not(in<uint8_t>(x, n, "logical_not input"), out<uint8_t>(y, n, "logical_not output"),
+                n);
   }
 };
 
@@ -152,12 +241,24 @@ struct ArgPlan {
 }  // namespace
 
 PYBIND11_MODULE(_eltwise, m) {
-  m.doc() = "acl_neon native elementwise, activation, softmax, reduce and arg-min/max kernels";
+  m.doc() = "acl_neon native elementwise (float, integer, bool), select, activation, softmax, reduce and "
+          "arg-min/max kernels";
   add_isa_functions(m);
   py::class_<BinaryPlan>(m, "BinaryPlan")
       .def(py::init<int, float, float, std::vector<int64_t>, std::vector<int64_t>,
                     std::vector<int64_t>>())
       .def("bind", &bind_plan<BinaryPlan, 3>);
+  py::class_<IntBinaryPlan>(m, "IntBinaryPlan")
+      .def(py::init<int, int, int64_t, int64_t, std::vector<int64_t>, std::vector<int64_t>,
+                    std::vector<int64_t>>())
+      .def("bind", &bind_plan<IntBinaryPlan, 3>);
+  py::class_<SelectPlan>(m, "SelectPlan")
+      .def(py::init<int, std::vector<int64_t>, std::vector<int64_t>, std::vector<int64_t>,
+                    std::vector<int64_t>>())
+      .def("bind", &bind_plan<SelectPlan, 4>);
+  py::class_<LogicalNotPlan>(m, "LogicalNotPlan")
+      .def(py::init<int64_t>())
+      .def("bind", &bind_plan<LogicalNotPlan, 2>);
   py::class_<UnaryPlan>(m, "UnaryPlan")
       .def(py::init<int, float, int64_t>())
       .def("bind", &bind_plan<UnaryPlan, 2>);
@@ -179,6 +280,11 @@ PYBIND11_MODULE(_eltwise, m) {
       "RELU", "RELU6", "RELU_N1_TO_1", "RELU_0_TO_1", "LOGISTIC", "TANH", "LEAKY_RELU", "ELU",
       "HARD_SWISH", "GELU", "GELU_TANH", "ABS", "NEG", "SQRT", "RSQRT", "EXP", "LOG", "FLOOR",
       "CEIL", "ROUND", "SQUARE"};
+  m.attr("INT_BINARY_OPS") = std::vector<std::string>{
+      "ADD", "SUB", "MUL", "MAXIMUM", "MINIMUM", "EQUAL", "NOT_EQUAL", "LESS", "LESS_EQUAL",
+      "GREATER", "GREATER_EQUAL", "LOGICAL_AND", "LOGICAL_OR"};
+  m.attr("ELEM_TYPES") = std::vector<std::string>{
+      "bool", "int8", "uint8", "int16", "int32", "int64"};
   m.attr("REDUCE_OPS") = std::vector<std::string>{
       "SUM", "MEAN", "REDUCE_MAX", "REDUCE_MIN", "REDUCE_PROD"};
 }
