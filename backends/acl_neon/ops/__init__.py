@@ -31,7 +31,7 @@ MODULES: dict[str, tuple[str, ...]] = {
     "FullyConnected": ("fully_connected", "ggml"),
     "Gather": ("gather", "ggml"), "EmbeddingLookup": ("gather",),
     "HashtableLookup": ("hashtable_lookup",),
-    "InstanceNorm": ("norm",), "L2Normalization": ("norm",),
+    "InstanceNorm": ("norm",), "InvertedResidual": ("inverted_residual",), "L2Normalization": ("norm",),
     "LocalResponseNormalization": ("norm",),
     "LSTM": ("recurrent",), "UnidirectionalSequenceLSTM": ("recurrent",),
     "RNN": ("recurrent",), "UnidirectionalSequenceRNN": ("recurrent",),
