@@ -19,6 +19,19 @@ measured on; per block, fused against the same ops apart, interleaved, 1 thread,
 14x14 and 7x7 1.01 to 1.06x, where the unfused GEMMs over the whole image tile better than
 the rows of a narrow one. So blocks whose expanded tensor is under `MIN_EXPANDED_BYTES` are
 not proposed.
+
+Activations fused into a convolution's store (kernel: ops/conv_epilogue.py), float32:
+
+    CONV_2D or DEPTHWISE_CONV_2D (clamp) -> LOGISTIC -> MUL(conv output, LOGISTIC output)
+        (swish, EfficientNet's), the MUL with a clamp            -> "swish"
+    CONV_2D or DEPTHWISE_CONV_2D (clamp) -> HARD_SWISH (MobileNetV3's)   -> "hard_swish"
+
+found from each convolution whose output only those ops read (and no graph output), as
+Conv2DEpilogue / DepthwiseConv2DEpilogue: the convolution's params plus `epilogue` and the MUL's
+`epilogue_activation`. The activation runs on each tile or row the convolution has just stored,
+while it is in cache, with the eltwise kernels' arithmetic: the two (one) passes over the whole
+tensor that the ops apart make are gone, the results bit-identical. Proposed at every size
+(`propose_epilogues`); an inverted-residual block proposed first keeps its ops.
 """
 from __future__ import annotations
 
@@ -31,6 +44,7 @@ from ...core.ops.base import CLAMPS
 F32 = np.dtype(np.float32)
 MIN_EXPANDED_BYTES = 1 << 20
 ROLES = ("expand", "depthwise", "project", "add")
+CONVS = {"Conv2D": "Conv2DEpilogue", "DepthwiseConv2D": "DepthwiseConv2DEpilogue"}
 
 
 def propose(graph: Graph, ops: list[int]) -> list[FusionProposal]:
@@ -74,6 +88,65 @@ def propose(graph: Graph, ops: list[int]) -> list[FusionProposal]:
                                     "InvertedResidual", {"roles": tuple(members)},
                                     f"{what} kept in row bands"))
     return found
+
+
+def propose_epilogues(graph: Graph, ops: list[int]) -> list[FusionProposal]:
+    """The convolutions among `ops` (acl_neon's, execution order) followed by a swish or a
+    HARD_SWISH of their output alone, each with those ops."""
+    mine = set(ops)
+    consumers = graph.consumers()
+    found = []
+    for oi in ops:
+        conv = graph.operations[oi]
+        if conv.type not in CONVS or not _floats(graph, conv, ()):
+            continue
+        y = conv.outputs[0]
+        readers = [graph.operations[r] for r in consumers.get(y, [])]
+        if y in graph.outputs or not readers or any(r.index not in mine for r in readers):
+            continue
+        tail = _swish(readers, y, graph, consumers) or _hard_swish(readers, graph)
+        if tail is None:
+            continue
+        kind, members = tail
+        act = members[-1].params.get("fused_activation_function") or "NONE"
+        n = graph.operands[y].num_elements * 4
+        where = "output row" if conv.type == "DepthwiseConv2D" else "tile"
+        found.append(FusionProposal(
+            (conv.index, *(op.index for op in members)), CONVS[conv.type],
+            {**conv.params.as_dict(), "epilogue": kind, "epilogue_activation": act},
+            f"{kind} ({', '.join(op.name for op in members)}) on each {where} as it is "
+            f"stored: {_mb(n)} written once, not {len(members) + 1} times"))
+    return found
+
+
+def _swish(readers: list[Operation], y: int, graph: Graph, consumers) -> tuple | None:
+    """("swish", [LOGISTIC, MUL]) when `readers` of `y` are LOGISTIC(y) and MUL(y, that) with
+    a clamp, shaped as `y`, the LOGISTIC output read by the MUL alone."""
+    if len(readers) != 2:
+        return None
+    sig = next((r for r in readers if _activation(r, "LOGISTIC", graph)), None)
+    mul = next((r for r in readers if r is not sig), None)
+    if sig is None or mul is None:
+        return None
+    s = sig.outputs[0]
+    if mul.type != "BinaryArithmetic" or mul.subtype != "MUL" or \
+            sorted(mul.inputs) != sorted((y, s)) or consumers.get(s) != [mul.index] or \
+            s in graph.outputs or not _floats(graph, mul, ()) or \
+            tuple(graph.operands[mul.outputs[0]].shape) != tuple(graph.operands[y].shape):
+        return None
+    return "swish", [sig, mul]
+
+
+def _hard_swish(readers: list[Operation], graph: Graph) -> tuple | None:
+    """("hard_swish", [HARD_SWISH]) when the only reader is a HARD_SWISH."""
+    if len(readers) == 1 and _activation(readers[0], "HARD_SWISH", graph):
+        return "hard_swish", readers
+    return None
+
+
+def _activation(op: Operation, subtype: str, graph: Graph) -> bool:
+    return (op.type == "ElementwiseActivation" and op.subtype == subtype
+            and len(op.inputs) == 1 and _floats(graph, op, ()))
 
 
 def _mb(nbytes: int) -> str:

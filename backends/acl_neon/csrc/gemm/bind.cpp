@@ -41,19 +41,30 @@ ConvGeom geom_of(const std::vector<int64_t>& v) {
   return g;
 }
 
+// The convolution epilogue (common/epilogue.h) from its kind and the MUL's clamp (swish).
+Epilogue epilogue_of(int kind, float lo, float hi) {
+  if (const char* why = epilogue_error(kind, lo, hi)) throw py::value_error(why);
+  return Epilogue{kind, lo, hi};
+}
+
+// Conv2D; `epilogue` (epilogue_of) runs on each tile the GEMM stores: the swish or hard-swish
+// ops the compiler fused into the convolution (backends/acl_neon/ops/conv_epilogue.py)
 struct ConvPlan {
   ConvGeom g;
   PackedB b;
   float lo, hi;
-  ConvPlan(py::array w, py::object bias, std::vector<int64_t> geom, float lo_, float hi_)
-      : g(geom_of(geom)), lo(lo_), hi(hi_) {
+  Epilogue epi;
+  ConvPlan(py::array w, py::object bias, std::vector<int64_t> geom, float lo_, float hi_,
+           int epilogue, float epi_lo, float epi_hi)
+      : g(geom_of(geom)), lo(lo_), hi(hi_), epi(epilogue_of(epilogue, epi_lo, epi_hi)) {
     const int64_t K = g.kh * g.kw * g.cin;
     pack_b(in_buffer<float>(w, "weights", g.cout * K), K, optional_bias(bias, g.cout),
            g.cout, K, b);
   }
   void exec(const Slot* x, const Slot* y, int threads) const {
     conv2d_f32(g, in<float>(x, g.n * g.h * g.w * g.cin, "conv input"), b,
-               out<float>(y, g.n * g.oh * g.ow * g.cout, "conv output"), lo, hi, threads);
+               out<float>(y, g.n * g.oh * g.ow * g.cout, "conv output"), lo, hi, threads,
+               epi.kind == kEpilogueNone ? nullptr : &epi);
   }
 };
 
@@ -214,10 +225,13 @@ struct BmmPlan {
 PYBIND11_MODULE(_gemm, m) {
   m.doc() = "acl_neon float32 GEMM family: Conv2D, FullyConnected, TransposeConv, BatchMatMul, the fused InvertedResidual block";
   add_isa_functions(m);
+  const float inf = __builtin_inff();
   py::class_<ConvPlan>(m, "ConvPlan")
-      .def(py::init<py::array, py::object, std::vector<int64_t>, float, float>(),
+      .def(py::init<py::array, py::object, std::vector<int64_t>, float, float, int, float,
+                    float>(),
            py::arg("weights"), py::arg("bias"), py::arg("geometry"), py::arg("lo"),
-           py::arg("hi"))
+           py::arg("hi"), py::arg("epilogue") = 0, py::arg("epilogue_lo") = -inf,
+           py::arg("epilogue_hi") = inf)
       .def("bind", &bind_plan<ConvPlan, 2>, "bind(x, y, threads): the step");
   py::class_<FcPlan>(m, "FcPlan")
       .def(py::init<py::array, py::object, int64_t, float, float>(), py::arg("weights"),

@@ -135,10 +135,10 @@ TileKernel tile_kernel() {
 }
 
 void gemm_f32(const float* a, int64_t M, int64_t lda, const PackedB& b, float* c, int64_t ldc,
-              float lo, float hi, int threads) {
+              float lo, float hi, int threads, const Epilogue* epi) {
   assert(M >= 0 && lda >= b.K && ldc >= b.N);
   run_tiles(M, b, c, ldc, lo, hi, threads, false,
-            [&](int64_t m0, int, float*, int64_t& ld) { ld = lda; return a + m0 * lda; });
+            [&](int64_t m0, int, float*, int64_t& ld) { ld = lda; return a + m0 * lda; }, epi);
 }
 
 void batch_matmul_f32(const BmmArgs& g, std::vector<float>& scratch, PackedB& packed,

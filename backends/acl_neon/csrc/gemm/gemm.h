@@ -13,6 +13,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "epilogue.h"
+
 namespace onert_neon {
 
 constexpr int64_t kPanel = 16;   // columns per packed panel
@@ -48,9 +50,13 @@ void gemm_tile_avx2(const TileArgs& t);
 void gemm_tile_avx512(const TileArgs& t);
 #endif
 
-// C = clamp(A * B + bias), A rows `lda` apart, C rows `ldc` apart; split over `threads`.
+// The active ISA's convolution epilogue (common/epilogue.h; epilogue.cpp).
+EpilogueRowsFn epilogue_rows_fn();
+
+// C = clamp(A * B + bias), A rows `lda` apart, C rows `ldc` apart; split over `threads`; then
+// `epi` (none when null) on each tile just stored.
 void gemm_f32(const float* a, int64_t M, int64_t lda, const PackedB& b, float* c, int64_t ldc,
-              float lo, float hi, int threads);
+              float lo, float hi, int threads, const Epilogue* epi = nullptr);
 
 // BatchMatMul: out[i] (M x N) = A[a_index[i]] * B[b_index[i]] for i < batches, where A[j] is
 // M x K (stored K x M when adj_x) and B[j] is K x N (stored N x K when adj_y), matrices packed
@@ -75,10 +81,10 @@ struct ConvGeom {
   int64_t oh, ow, cout;
 };
 
-// y[n, oh, ow, cout] = clamp(conv(x, W) + bias); W packed from [cout][kh][kw][cin] with K =
-// kh*kw*cin (order kh, kw, cin).
+// y[n, oh, ow, cout] = clamp(conv(x, W) + bias), then `epi` (none when null); W packed from
+// [cout][kh][kw][cin] with K = kh*kw*cin (order kh, kw, cin).
 void conv2d_f32(const ConvGeom& g, const float* x, const PackedB& b, float* y, float lo,
-                float hi, int threads);
+                float hi, int threads, const Epilogue* epi = nullptr);
 
 // Transposed convolution: cols = x[n*h*w, cin] * B (B packed from [kh][kw][cout] x cin, N =
 // kh*kw*cout; `cols` scratch of n*h*w*N floats) then every output pixel gathers its taps.

@@ -1,7 +1,8 @@
 // The GEMM family against scalar references: odd sizes (row and column tails), every
 // activation range, threads 1 and 2; the fused InvertedResidual block (with and without
 // expand and residual, strides 1 and 2, 3x3 and 5x5, widths below and above a step, batch 2,
-// threads 1 to 3: bands that start inside an image).
+// threads 1 to 3: bands that start inside an image); the convolutions' swish and hard-swish
+// epilogues (common/epilogue.h).
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -27,13 +28,14 @@ std::vector<float> seq(int64_t n, int seed) {
 
 float clampf(float v, float lo, float hi) { return v < lo ? lo : (v > hi ? hi : v); }
 
-void check_conv(const ConvGeom& g, float lo, float hi, int threads) {
+void check_conv(const ConvGeom& g, float lo, float hi, int threads, const Epilogue& e = {}) {
   const int64_t K = g.kh * g.kw * g.cin;
   auto x = seq(g.n * g.h * g.w * g.cin, 1), w = seq(g.cout * K, 2), bias = seq(g.cout, 3);
   PackedB b;
   pack_b(w.data(), K, bias.data(), g.cout, K, b);
   std::vector<float> y(static_cast<size_t>(g.n * g.oh * g.ow * g.cout), 99.0f);
-  conv2d_f32(g, x.data(), b, y.data(), lo, hi, threads);
+  conv2d_f32(g, x.data(), b, y.data(), lo, hi, threads,
+             e.kind == kEpilogueNone ? nullptr : &e);
   int64_t i = 0;
   for (int64_t bn = 0; bn < g.n; ++bn)
     for (int64_t oy = 0; oy < g.oh; ++oy)
@@ -48,7 +50,7 @@ void check_conv(const ConvGeom& g, float lo, float hi, int threads) {
                 acc += double(x[((bn * g.h + iy) * g.w + ix) * g.cin + c]) *
                        w[((o * g.kh + ky) * g.kw + kx) * g.cin + c];
             }
-          CHECK_NEAR(y[i], clampf(float(acc), lo, hi), 1e-4);
+          CHECK_NEAR(y[i], epilogue_ref(e, clampf(float(acc), lo, hi)), 1e-4);
         }
 }
 
@@ -156,6 +158,20 @@ NEON_TEST(conv_forms) {
     check_conv({1, 9, 9, 2, 3, 2, 1, 2, 2, 1, 2, 0, 9, 4, 5}, 0.0f, INFINITY, threads);
     check_conv({1, 6, 6, 8, 1, 1, 2, 2, 1, 1, 0, 0, 3, 3, 4}, -INFINITY, INFINITY, threads);
   }
+}
+
+// the epilogue on every element exactly once: tiles with row and column tails, 1x1 (GEMM in
+// place) and im2col convolutions, thread shares that start inside a row tile
+NEON_TEST(conv_epilogues) {
+  const float inf = INFINITY;
+  for (int threads : {1, 2})
+    for (Epilogue e : {Epilogue{kEpilogueSwish, -inf, inf}, Epilogue{kEpilogueSwish, 0.0f, 0.2f},
+                       Epilogue{kEpilogueHardSwish, -inf, inf}}) {
+      check_conv({1, 6, 7, 5, 1, 1, 1, 1, 1, 1, 0, 0, 6, 7, 19}, -inf, inf, threads, e);
+      check_conv({2, 7, 8, 3, 3, 3, 1, 1, 1, 1, 1, 1, 7, 8, 4}, 0.0f, 6.0f, threads, e);
+      check_conv({1, 9, 8, 3, 3, 3, 2, 2, 1, 1, 0, 0, 4, 3, 33}, -1.0f, 1.0f, threads, e);
+      check_conv({1, 25, 25, 64, 1, 1, 1, 1, 1, 1, 0, 0, 25, 25, 40}, -inf, inf, threads, e);
+    }
 }
 
 NEON_TEST(transpose_conv_matches_scatter) {
