@@ -32,6 +32,16 @@ Conv2DEpilogue / DepthwiseConv2DEpilogue: the convolution's params plus `epilogu
 while it is in cache, with the eltwise kernels' arithmetic: the two (one) passes over the whole
 tensor that the ops apart make are gone, the results bit-identical. Proposed at every size
 (`propose_epilogues`); an inverted-residual block proposed first keeps its ops.
+
+The squeeze-and-excitation gate folded into the 1x1 convolution that reads it (kernel:
+ops/gated_conv2d.py), float32:
+
+    MUL(x, gate), gate one value per channel (shape (1 or batch, 1, 1, C)), the MUL with a
+    clamp -> CONV_2D 1x1 stride 1 (clamp), its only reader                -> GatedConv2D
+
+as EfficientNet (gate: LOGISTIC) and MobileNetV3 (gate: hard sigmoid) end their blocks. The
+GEMM gathers its input rows as x * gate into a per-thread scratch, so the gated tensor is never
+written (`propose_gates`).
 """
 from __future__ import annotations
 
@@ -117,6 +127,44 @@ def propose_epilogues(graph: Graph, ops: list[int]) -> list[FusionProposal]:
             f"{kind} ({', '.join(op.name for op in members)}) on each {where} as it is "
             f"stored: {_mb(n)} written once, not {len(members) + 1} times"))
     return found
+
+
+def propose_gates(graph: Graph, ops: list[int]) -> list[FusionProposal]:
+    """The per-channel gating MULs among `ops` (acl_neon's, execution order) whose product only
+    a 1x1 stride-1 CONV_2D reads, each with that convolution."""
+    mine = set(ops)
+    consumers = graph.consumers()
+    found = []
+    for oi in ops:
+        mul = graph.operations[oi]
+        if mul.type != "BinaryArithmetic" or mul.subtype != "MUL" or len(mul.inputs) != 2 or \
+                not _floats(graph, mul, ()):
+            continue
+        xg = mul.outputs[0]
+        readers = consumers.get(xg, [])
+        if len(readers) != 1 or readers[0] not in mine or xg in graph.outputs:
+            continue
+        conv = graph.operations[readers[0]]
+        if not _pointwise(conv, graph) or conv.inputs[0] != xg:
+            continue
+        shapes = [tuple(graph.operands[i].shape) for i in mul.inputs]
+        gate = next((k for k in (1, 0) if _gate_of(shapes[k], shapes[1 - k])), None)
+        if gate is None or shapes[1 - gate] != tuple(graph.operands[xg].shape):
+            continue
+        n = graph.operands[xg].num_elements * 4
+        found.append(FusionProposal(
+            (mul.index, conv.index), "GatedConv2D",
+            {**conv.params.as_dict(), "gate_input": gate,
+             "gate_activation": mul.params.get("fused_activation_function") or "NONE"},
+            f"the per-channel gate applied as the convolution reads its input: the {_mb(n)} "
+            f"gated tensor never written"))
+    return found
+
+
+def _gate_of(gate: tuple, x: tuple) -> bool:
+    """Whether `gate` is one value per channel of the NHWC `x`, for all images or per image."""
+    return (len(x) == 4 and len(gate) == 4 and gate[1] == gate[2] == 1 and gate[3] == x[3]
+            and gate[0] in (1, x[0]) and x[1] * x[2] > 1)
 
 
 def _swish(readers: list[Operation], y: int, graph: Graph, consumers) -> tuple | None:

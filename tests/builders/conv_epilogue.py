@@ -88,3 +88,64 @@ def layer_model(layers=LAYERS, batch: int = 2, h: int = 17, w: int = 15, cin: in
 
 def layer_inputs(batch: int = 2, h: int = 17, w: int = 15, cin: int = 5) -> list[np.ndarray]:
     return [np.random.default_rng(5).uniform(-3, 3, (batch, h, w, cin)).astype(np.float32)]
+
+
+def se_block_model(batch: int = 2, h: int = 9, w: int = 11, c: int = 24, cout: int = 20,
+                   const_gate: bool = False, gate_first: bool = False,
+                   mul_act: str = "NONE", project_k: int = 1,
+                   gated_output: bool = False) -> tuple[bytes, dict[str, list[int]]]:
+    """EfficientNet's block end: DEPTHWISE_CONV_2D + swish -> y; squeeze-and-excitation
+    MEAN(y) -> CONV_2D 1x1 + swish -> CONV_2D 1x1 -> LOGISTIC -> gate (batch, 1, 1, c), or a
+    constant gate (1, 1, 1, c) (`const_gate`); MUL(y, gate) (`gate_first`: MUL(gate, y)) with
+    `mul_act` -> project CONV_2D `project_k` x `project_k` to `cout` channels. The op indices by
+    part: "dw" (conv, LOGISTIC, MUL), "reduce" (likewise), "gate" (MUL, project conv).
+    `gated_output` also makes the MUL's product a model output."""
+    rng = np.random.default_rng(13)
+    b = ModelBuilder()
+    x = b.add_input("x", (batch, h, w, c), "float32")
+    ops: dict[str, list[int]] = {}
+
+    def const(name: str, dims, fan_in: int) -> int:
+        return b.add_const(name, (rng.standard_normal(dims) / np.sqrt(fan_in)).astype(np.float32))
+
+    def swish(name: str, y: int, shape) -> tuple[int, list[int]]:
+        s = b.add_tensor(name + "_sig", shape, "float32")
+        out = b.add_tensor(name + "_swish", shape, "float32")
+        return out, [b.add_op("LOGISTIC", [y], [s]), b.add_op("MUL", [y, s], [out])]
+
+    full = (batch, h, w, c)
+    d = b.add_tensor("dw", full, "float32")
+    dw = b.add_op("DEPTHWISE_CONV_2D", [x, const("dw_w", (1, 3, 3, c), 9),
+                                        const("dw_b", (c,), 4)], [d], padding="SAME",
+                  stride_h=1, stride_w=1, depth_multiplier=1)
+    y, tail = swish("dw", d, full)
+    ops["dw"] = [dw, *tail]
+    if const_gate:
+        gate = b.add_const("gate", rng.uniform(0, 1, (1, 1, 1, c)).astype(np.float32))
+    else:
+        squeezed = (batch, 1, 1, c)
+        m = b.add_tensor("mean", squeezed, "float32")
+        b.add_op("MEAN", [y, b.add_const("axes", np.array([1, 2], np.int32))], [m],
+                 keep_dims=True)
+        r = b.add_tensor("reduce", (batch, 1, 1, 4), "float32")
+        red = b.add_op("CONV_2D", [m, const("r_w", (4, 1, 1, c), c), const("r_b", (4,), 4)],
+                       [r], padding="SAME")
+        rs, tail = swish("reduce", r, (batch, 1, 1, 4))
+        ops["reduce"] = [red, *tail]
+        e = b.add_tensor("expand", squeezed, "float32")
+        b.add_op("CONV_2D", [rs, const("e_w", (c, 1, 1, 4), 4), const("e_b", (c,), 4)], [e],
+                 padding="SAME")
+        gate = b.add_tensor("gate", squeezed, "float32")
+        b.add_op("LOGISTIC", [e], [gate])
+    g = b.add_tensor("gated", full, "float32")
+    mul = b.add_op("MUL", [gate, y] if gate_first else [y, gate], [g],
+                   fused_activation_function=mul_act)
+    out = b.add_tensor("out", (batch, h, w, cout), "float32")
+    project = b.add_op("CONV_2D", [g, const("p_w", (cout, project_k, project_k, c),
+                                            c * project_k ** 2), const("p_b", (cout,), 4)],
+                       [out], padding="SAME")
+    ops["gate"] = [mul, project]
+    b.add_output(out)
+    if gated_output:
+        b.add_output(g)
+    return b.build(), ops

@@ -29,6 +29,7 @@ MODULES: dict[str, tuple[str, ...]] = {
     "DepthwiseConv2D": ("depthwise_conv2d",), "DepthwiseConv2DEpilogue": ("conv_epilogue",),
     "DepthToSpace": ("space_depth",), "SpaceToDepth": ("space_depth",),
     "FullyConnected": ("fully_connected", "ggml"),
+    "GatedConv2D": ("gated_conv2d",),
     "Gather": ("gather", "ggml"), "EmbeddingLookup": ("gather",),
     "HashtableLookup": ("hashtable_lookup",),
     "InstanceNorm": ("norm",), "InvertedResidual": ("inverted_residual",), "L2Normalization": ("norm",),

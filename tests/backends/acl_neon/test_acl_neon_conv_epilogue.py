@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import onert_py
-from builders.conv_epilogue import LAYERS, Layer, layer_inputs, layer_model
+from builders.conv_epilogue import LAYERS, Layer, layer_inputs, layer_model, se_block_model
 from op_harness import backend_or_skip
 from oracle import tflite_run
 
@@ -159,3 +159,55 @@ def test_a_bad_epilogue_is_refused_by_the_plan():
     with pytest.raises(ValueError, match="clamp range"):
         native.module("spatial").depthwise_plan(1, 2, 2, 2, 1, 3, 3, 1, 1, 1, 1, 1, 1, 2, 2,
                                                 0.0, 1.0, 1, 1.0, 0.0)
+
+
+# ---- the squeeze-and-excitation gate in the 1x1 convolution (GatedConv2D) -------------------
+
+SE_FORMS = [dict(), dict(gate_first=True, mul_act="RELU6", batch=1),
+            dict(const_gate=True, cout=33), dict(const_gate=True, batch=1, h=30, w=41)]
+
+
+@pytest.mark.parametrize("form", SE_FORMS, ids=["per-image", "gate-first", "shared", "wide"])
+def test_se_blocks_match_the_interpreter_and_the_unfused_ops(form):
+    model, parts = se_block_model(**form)
+    batch, h, w = form.get("batch", 2), form.get("h", 9), form.get("w", 11)
+    xs = [np.random.default_rng(2).uniform(-2, 2, (batch, h, w, 24)).astype(np.float32)]
+    ref = tflite_run(model, xs)[0]
+    before = native.active_isa()
+    try:
+        for threads in (1, 2):
+            fused = session(model, num_threads=threads)
+            apart = session(model, num_threads=threads, fuse=False)
+            by_type = {f.type: f.ops for f in fused.placement().fused if f.type == "GatedConv2D"}
+            assert by_type == {"GatedConv2D": tuple(parts["gate"])}
+            assert sorted(groups(fused)) == sorted(tuple(p) for p in parts.values())
+            for level in native.available_isas():
+                native.set_isa(level)
+                out = fused.run(xs)[0]
+                assert_close(out, ref)
+                assert np.array_equal(out, apart.run(xs)[0]), (level, threads)
+    finally:
+        native.set_isa(before)
+
+
+def test_gates_that_stay_apart():
+    """A 3x3 project, a gated tensor that is a model output, the MUL on cpu: no GatedConv2D."""
+    for form, config in ((dict(project_k=3), {}), (dict(gated_output=True), {}),
+                         (dict(), "mul")):
+        model, parts = se_block_model(**form)
+        if config == "mul":
+            config = {"op_backend_map": {parts["gate"][0]: "cpu"}}
+        sess = session(model, **config)
+        assert "GatedConv2D" not in [f.type for f in sess.placement().fused], form
+        xs = [np.random.default_rng(2).uniform(-2, 2, (2, 9, 11, 24)).astype(np.float32)]
+        for out, ref in zip(sess.run(xs), tflite_run(model, xs)):
+            assert_close(out, ref)
+
+
+def test_explain_names_the_gate():
+    model, parts = se_block_model()
+    text = session(model).explain()
+    mul, project = parts["gate"]
+    assert any(f"fused: #{mul} MUL + #{project} CONV_2D -> acl_neon GatedConv2D: the "
+               f"per-channel gate applied as the convolution reads its input" in ln
+               for ln in text.splitlines()), text

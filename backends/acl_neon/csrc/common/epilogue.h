@@ -42,5 +42,9 @@ inline double epilogue_ref(const Epilogue& e, double y) {
 
 // y[r * ld + i] = epilogue(y[r * ld + i]) for r < rows, i < n
 using EpilogueRowsFn = void (*)(const Epilogue&, float* y, int64_t rows, int64_t n, int64_t ld);
+// dst[k] = clamp(x[k] * gate[k], lo, hi) for k < n (a MUL by a per-channel gate, as the eltwise
+// MUL computes it; gemm.h's InputGate)
+using GateRowFn = void (*)(const float* x, const float* gate, float* dst, int64_t n, float lo,
+                           float hi);
 
 }  // namespace onert_neon

@@ -68,6 +68,35 @@ struct ConvPlan {
   }
 };
 
+// A 1x1 stride-1 Conv2D reading MUL(x, gate), the gate one value per channel for all images
+// or per image and channel (gated_gemm_f32; backends/acl_neon/ops/gated_conv2d.py):
+// bind(x, gate, y, threads).
+struct GatedConvPlan {
+  int64_t images, pixels, K;
+  bool per_image;
+  PackedB b;
+  float lo, hi, gate_lo, gate_hi;
+  GatedConvPlan(py::array w, py::object bias, int64_t images_, int64_t pixels_, bool per_image_,
+                float lo_, float hi_, float gate_lo_, float gate_hi_)
+      : images(images_), pixels(pixels_), per_image(per_image_), lo(lo_), hi(hi_),
+        gate_lo(gate_lo_), gate_hi(gate_hi_) {
+    if (w.ndim() != 2 || images < 1 || pixels < 1)
+      throw py::value_error("weights must be 2-D, images and pixels positive");
+    if (lo > hi || gate_lo > gate_hi) throw py::value_error("a clamp range is empty");
+    const int64_t N = w.shape(0);
+    K = w.shape(1);
+    if (N < 1 || K < 1) throw py::value_error("weights must not be empty");
+    pack_b(in_buffer<float>(w, "weights", N * K), K, optional_bias(bias, N), N, K, b);
+  }
+  void exec(const Slot* x, const Slot* gate, const Slot* y, int threads) const {
+    const int64_t M = images * pixels;
+    const InputGate g{in<float>(gate, (per_image ? images : 1) * K, "gate"), pixels, per_image,
+                      gate_lo, gate_hi};
+    gated_gemm_f32(in<float>(x, M * K, "gated conv input"), M, g, b,
+                   out<float>(y, M * b.N, "gated conv output"), lo, hi, threads);
+  }
+};
+
 struct FcPlan {
   int64_t M, K, N;
   PackedB b;
@@ -233,6 +262,13 @@ PYBIND11_MODULE(_gemm, m) {
            py::arg("hi"), py::arg("epilogue") = 0, py::arg("epilogue_lo") = -inf,
            py::arg("epilogue_hi") = inf)
       .def("bind", &bind_plan<ConvPlan, 2>, "bind(x, y, threads): the step");
+  py::class_<GatedConvPlan>(m, "GatedConvPlan")
+      .def(py::init<py::array, py::object, int64_t, int64_t, bool, float, float, float,
+                    float>(),
+           py::arg("weights"), py::arg("bias"), py::arg("images"), py::arg("pixels"),
+           py::arg("per_image"), py::arg("lo"), py::arg("hi"), py::arg("gate_lo"),
+           py::arg("gate_hi"))
+      .def("bind", &bind_plan<GatedConvPlan, 3>, "bind(x, gate, y, threads): the step");
   py::class_<FcPlan>(m, "FcPlan")
       .def(py::init<py::array, py::object, int64_t, float, float>(), py::arg("weights"),
            py::arg("bias"), py::arg("rows"), py::arg("lo"), py::arg("hi"))

@@ -2,7 +2,7 @@
 // activation range, threads 1 and 2; the fused InvertedResidual block (with and without
 // expand and residual, strides 1 and 2, 3x3 and 5x5, widths below and above a step, batch 2,
 // threads 1 to 3: bands that start inside an image); the convolutions' swish and hard-swish
-// epilogues (common/epilogue.h).
+// epilogues (common/epilogue.h) and the gated 1x1 convolution (squeeze-and-excitation).
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -172,6 +172,37 @@ NEON_TEST(conv_epilogues) {
       check_conv({1, 9, 8, 3, 3, 3, 2, 2, 1, 1, 0, 0, 4, 3, 33}, -1.0f, 1.0f, threads, e);
       check_conv({1, 25, 25, 64, 1, 1, 1, 1, 1, 1, 0, 0, 25, 25, 40}, -inf, inf, threads, e);
     }
+}
+
+// the gate on every input row (per image or shared, a clamp), tiles straddling two images,
+// thread shares starting inside a row tile; with an epilogue too
+NEON_TEST(gated_gemm_reads_the_gated_input) {
+  const float inf = INFINITY;
+  struct Case { int64_t images, pixels, K, N; bool per_image; float glo, ghi; };
+  const Case cases[] = {{2, 7, 5, 19, true, -inf, inf}, {1, 30, 3, 33, false, 0.0f, 0.5f},
+                        {3, 209, 64, 40, true, -inf, inf}, {2, 313, 64, 40, false, -inf, inf}};
+  for (const Case& t : cases)
+    for (int threads : {1, 2})
+      for (int kind : {kEpilogueNone, kEpilogueSwish}) {
+        const int64_t M = t.images * t.pixels;
+        auto x = seq(M * t.K, 7), w = seq(t.N * t.K, 8), bias = seq(t.N, 9);
+        auto gate = seq((t.per_image ? t.images : 1) * t.K, 10);
+        PackedB b;
+        pack_b(w.data(), t.K, bias.data(), t.N, t.K, b);
+        std::vector<float> c(static_cast<size_t>(M * t.N), 99.0f);
+        const Epilogue e{kind, -inf, inf};
+        gated_gemm_f32(x.data(), M, {gate.data(), t.pixels, t.per_image, t.glo, t.ghi}, b,
+                       c.data(), -1.0f, inf, threads, kind == kEpilogueNone ? nullptr : &e);
+        for (int64_t m = 0; m < M; ++m) {
+          const float* g = gate.data() + (t.per_image ? m / t.pixels * t.K : 0);
+          for (int64_t n = 0; n < t.N; ++n) {
+            double acc = bias[n];
+            for (int64_t k = 0; k < t.K; ++k)
+              acc += double(clampf(x[m * t.K + k] * g[k], t.glo, t.ghi)) * w[n * t.K + k];
+            CHECK_NEAR(c[m * t.N + n], epilogue_ref(e, clampf(float(acc), -1.0f, inf)), 1e-4);
+          }
+        }
+      }
 }
 
 NEON_TEST(transpose_conv_matches_scatter) {
