@@ -14,6 +14,7 @@ import pytest
 
 import onert_py
 from builders.conv_epilogue import LAYERS, Layer, layer_inputs, layer_model, se_block_model
+from fusion_harness import assert_close, fused_runs_match, groups, neon_session
 from op_harness import backend_or_skip
 from oracle import tflite_run
 
@@ -29,37 +30,14 @@ TYPES = {False: "Conv2DEpilogue", True: "DepthwiseConv2DEpilogue"}
 
 
 def session(model=MODEL, **config) -> onert_py.Session:
-    return onert_py.Session(model, backends=["acl_neon", "cpu"], config=config)
-
-
-def groups(sess: onert_py.Session) -> list[tuple[int, ...]]:
-    return [f.ops for f in sess.placement().fused]
-
-
-def assert_close(out: np.ndarray, ref: np.ndarray) -> None:
-    bound = 2e-5 * (float(np.abs(ref).max()) + 1e-6)
-    assert float(np.abs(out - ref).max()) <= bound
+    return neon_session(model, **config)
 
 
 def test_layers_match_the_interpreter_and_the_unfused_ops():
-    xs = layer_inputs()
-    ref = tflite_run(MODEL, xs)[0]
-    before = native.active_isa()
-    try:
-        for threads in (1, 2):
-            fused = session(num_threads=threads)
-            apart = session(num_threads=threads, fuse=False)
-            assert groups(fused) == [tuple(ops) for ops in LAYER_OPS]
-            assert [f.type for f in fused.placement().fused] == [TYPES[lay.depthwise]
-                                                                 for lay in LAYERS]
-            assert groups(apart) == []
-            for level in native.available_isas():
-                native.set_isa(level)
-                out = fused.run(xs)[0]
-                assert_close(out, ref)
-                assert np.array_equal(out, apart.run(xs)[0]), (level, threads)
-    finally:
-        native.set_isa(before)
+    for fused in fused_runs_match(MODEL, layer_inputs()):
+        assert groups(fused) == [tuple(ops) for ops in LAYER_OPS]
+        assert [f.type for f in fused.placement().fused] == [TYPES[lay.depthwise]
+                                                             for lay in LAYERS]
 
 
 def test_wide_layers_split_over_threads():
@@ -172,22 +150,10 @@ def test_se_blocks_match_the_interpreter_and_the_unfused_ops(form):
     model, parts = se_block_model(**form)
     batch, h, w = form.get("batch", 2), form.get("h", 9), form.get("w", 11)
     xs = [np.random.default_rng(2).uniform(-2, 2, (batch, h, w, 24)).astype(np.float32)]
-    ref = tflite_run(model, xs)[0]
-    before = native.active_isa()
-    try:
-        for threads in (1, 2):
-            fused = session(model, num_threads=threads)
-            apart = session(model, num_threads=threads, fuse=False)
-            by_type = {f.type: f.ops for f in fused.placement().fused if f.type == "GatedConv2D"}
-            assert by_type == {"GatedConv2D": tuple(parts["gate"])}
-            assert sorted(groups(fused)) == sorted(tuple(p) for p in parts.values())
-            for level in native.available_isas():
-                native.set_isa(level)
-                out = fused.run(xs)[0]
-                assert_close(out, ref)
-                assert np.array_equal(out, apart.run(xs)[0]), (level, threads)
-    finally:
-        native.set_isa(before)
+    for fused in fused_runs_match(model, xs):
+        gated = [f.ops for f in fused.placement().fused if f.type == "GatedConv2D"]
+        assert gated == [tuple(parts["gate"])]
+        assert sorted(groups(fused)) == sorted(tuple(p) for p in parts.values())
 
 
 def test_gates_that_stay_apart():

@@ -15,6 +15,7 @@ import pytest
 import onert_py
 from builders.inverted_residual import BLOCKS, Block, block_inputs, block_model
 from builders.shared_models import model_path, realistic_inputs
+from fusion_harness import assert_close, fused_runs_match, groups, neon_session
 from op_harness import backend_or_skip
 from oracle import tflite_run
 
@@ -36,35 +37,12 @@ def fuse_small(monkeypatch):
 
 
 def session(model=MODEL, **config) -> onert_py.Session:
-    return onert_py.Session(model, backends=["acl_neon", "cpu"], config=config)
-
-
-def groups(sess: onert_py.Session) -> list[tuple[int, ...]]:
-    return [f.ops for f in sess.placement().fused]
-
-
-def assert_close(out: np.ndarray, ref: np.ndarray) -> None:
-    bound = 2e-5 * (float(np.abs(ref).max()) + 1e-6)
-    assert float(np.abs(out - ref).max()) <= bound
+    return neon_session(model, **config)
 
 
 def test_blocks_match_the_interpreter_and_the_unfused_ops(fuse_small):
-    xs = block_inputs()
-    ref = tflite_run(MODEL, xs)[0]
-    before = native.active_isa()
-    try:
-        for threads in (1, 2):
-            fused = session(num_threads=threads)
-            apart = session(num_threads=threads, fuse=False)
-            assert groups(fused) == [tuple(ops) for ops in BLOCK_OPS]
-            assert groups(apart) == []
-            for level in native.available_isas():
-                native.set_isa(level)
-                out = fused.run(xs)[0]
-                assert_close(out, ref)
-                assert np.array_equal(out, apart.run(xs)[0]), (level, threads)
-    finally:
-        native.set_isa(before)
+    for fused in fused_runs_match(MODEL, block_inputs()):
+        assert groups(fused) == [tuple(ops) for ops in BLOCK_OPS]
 
 
 def test_batch_one_and_wide_rows(fuse_small):
