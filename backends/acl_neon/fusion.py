@@ -37,9 +37,8 @@ Where it pays (fused against the same ops apart, sums of per-op trace medians, i
 one process, 1 thread, Zen 4): EfficientNet-B0's 33 convolutions + swish 0.91x and 16
 depthwise + swish 0.91x; the logistic's arithmetic stays (about 0.3 ns an element), what goes
 is the memory traffic, most where the tensor is out of L2 (its 112x112x96 expand 0.77 to
-0.81x).
-MobileNetV3-small's hard-swish layers 0.97x and 0.99x: its tensors fit L2, where a separate
-HARD_SWISH pass costs about what the epilogue does. Never slower, so no size limit.
+0.81x). MobileNetV3-small's hard-swish layers 0.97x and 0.99x: its tensors fit L2, where a
+separate HARD_SWISH pass costs about what the epilogue does. Never slower: no size limit.
 
 The squeeze-and-excitation gate folded into the 1x1 convolution that reads it (kernel:
 ops/gated_conv2d.py), float32:
