@@ -32,7 +32,13 @@ class Conv2DLayer(NeonGemm, Conv2DBase):
         geom = [g.n, g.h, g.w, g.c, g.kh, g.kw, g.sh, g.sw, g.dh, g.dw, g.pt, g.pl, g.oh, g.ow,
                 cout]
         self.plan = self.lib.ConvPlan(np.ascontiguousarray(w, np.float32),
-                                      bias_array(self, self.bias_input, cout), geom, lo, hi)
+                                      bias_array(self, self.bias_input, cout), geom, lo, hi,
+                                      *self.epilogue())
+
+    def epilogue(self) -> tuple:
+        """The plan's epilogue arguments (kind, clamp): none here; conv_epilogue.py's fused
+        kernels give theirs."""
+        return ()
 
 
 @register("Conv2D", when=quantized)

@@ -59,17 +59,26 @@ void pack_direct(const ConvGeom& g, const float* w, const float* bias, DirectWei
 }
 
 void conv_direct_f32(const ConvGeom& g, const float* x, const DirectWeights& d, float* y,
-                     float lo, float hi, int threads) {
+                     float lo, float hi, int threads, const Epilogue* epi) {
   assert(d.coutp >= g.cout && d.coutp % 16 == 0);
   assert(d.w.size() == static_cast<size_t>(g.kh * g.kw * g.cin * d.coutp));
   const DirectRowsFn fn = direct_rows_fn(d.narrow);
+  const EpilogueRowsFn epi_fn = epi ? epilogue_rows_fn() : nullptr;
   // a thread's share must be worth the fork/join: >= ~200K multiply-adds
   const int64_t row_work = g.ow * g.cout * g.kh * g.kw * g.cin;
   const int64_t grain = 1 + 200000 / (row_work + 1);
   parallel_range(threads, g.n * g.oh, grain, [&](int64_t r0, int64_t r1) {
     std::vector<DirectRun> runs(static_cast<size_t>(2 * g.kh * g.kw));
     const DirectArgs a{&g, x, d.w.data(), d.bias.data(), d.coutp, y, lo, hi, runs.data()};
-    fn(a, r0, r1);
+    if (epi == nullptr) {
+      fn(a, r0, r1);
+      return;
+    }
+    const int64_t row = g.ow * g.cout;
+    for (int64_t r = r0; r < r1; ++r) {     // each row's epilogue while the row is in L1
+      fn(a, r, r + 1);
+      epi_fn(*epi, y + r * row, 1, row, row);
+    }
   });
 }
 

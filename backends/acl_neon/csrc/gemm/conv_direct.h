@@ -45,9 +45,10 @@ bool splits_512bit_ops();
 // from splits_512bit_ops().
 void pack_direct(const ConvGeom& g, const float* w, const float* bias, DirectWeights& out);
 
-// y[n, oh, ow, cout] = clamp(conv(x, W) + bias, lo, hi)
+// y[n, oh, ow, cout] = clamp(conv(x, W) + bias, lo, hi), then `epi` (if any) on each output
+// row right after the row is computed (common/epilogue.h)
 void conv_direct_f32(const ConvGeom& g, const float* x, const DirectWeights& d, float* y,
-                     float lo, float hi, int threads);
+                     float lo, float hi, int threads, const Epilogue* epi = nullptr);
 
 // ---- the per-ISA bodies (conv_direct_kernels.inc) -------------------------------------------
 
