@@ -32,8 +32,12 @@ class AclNeonConfig(IConfig):
         return ops.load(op.type).supports(op, graph)
 
     def fusions(self, graph: Graph, op_indices: list[int]) -> list[FusionProposal]:
-        """MobileNet inverted-residual blocks (fusion.py), when module _gemm is built."""
-        return fusion.propose(graph, op_indices) if native.available("gemm")[0] else []
+        """MobileNet inverted-residual blocks, convolutions with a swish or hard-swish
+        epilogue, gated 1x1 convolutions (fusion.py), when module _gemm is built."""
+        if not native.available("gemm")[0]:
+            return []
+        return (fusion.propose(graph, op_indices) + fusion.propose_epilogues(graph, op_indices)
+                + fusion.propose_gates(graph, op_indices))
 
 
 class AclNeonContext(HostBackendContext):

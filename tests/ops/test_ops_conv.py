@@ -33,6 +33,13 @@ CONV_CASES = {
     "batch2": ((2, 7, 8, 3), (4, 3, 3, 3), (1, 1), (1, 1), "SAME", True, "RELU"),
     "batch2_pointwise": ((2, 4, 4, 5), (3, 1, 1, 5), (1, 1), (1, 1), "SAME", False, "RELU6"),
     "kernel_5x5": ((1, 10, 10, 4), (8, 5, 5, 4), (2, 2), (1, 1), "SAME", True, "NONE"),
+    # few input channels (acl_neon's direct convolution), rows wider than its pixel blocks
+    "stem_s2_relu6": ((1, 16, 34, 3), (32, 3, 3, 3), (2, 2), (1, 1), "SAME", True, "RELU6"),
+    "cin1_s1": ((1, 9, 30, 1), (8, 3, 3, 1), (1, 1), (1, 1), "SAME", True, "NONE"),
+    "cin2_valid_s2_odd": ((1, 15, 31, 2), (6, 3, 3, 2), (2, 2), (1, 1), "VALID", True, "RELU6"),
+    "cin4_dilation2": ((1, 11, 29, 4), (5, 3, 3, 4), (1, 1), (2, 2), "SAME", True, "NONE"),
+    "cin3_kernel_7x7": ((1, 17, 33, 3), (12, 7, 7, 3), (2, 2), (1, 1), "SAME", False, "RELU"),
+    "cin3_5x5_batch2": ((2, 12, 27, 3), (24, 5, 5, 3), (2, 2), (1, 1), "SAME", True, "RELU6"),
 }
 
 

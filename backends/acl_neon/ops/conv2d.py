@@ -1,9 +1,10 @@
-"""CONV_2D on acl_neon: float32 on the packed GEMM (module _gemm, gemm.py's NeonGemm) and the
-8-bit quantized form on the u8 x s8 GEMM with exact int32 accumulation (module _quant). The
-checks, multipliers and requantization constants are core/ops/conv2d.py's, so results are the
-cpu kernels' (bit-exact with the interpreter for the quantized form). Both plans read the
-filter over all input channels: grouped convolutions are refused (`grouped_kernel`) and run on
-cpu.
+"""CONV_2D on acl_neon: float32 on the packed GEMM (module _gemm, gemm.py's NeonGemm), or, for
+windows over at most 16 input channels (a CNN's RGB stem), on the direct convolution that
+ConvPlan picks at construction (csrc/gemm/conv_direct.h); the 8-bit quantized form on the
+u8 x s8 GEMM with exact int32 accumulation (module _quant). The checks, multipliers and
+requantization constants are core/ops/conv2d.py's, so results are the cpu kernels' (bit-exact
+with the interpreter for the quantized form). Both plans read the filter over all input
+channels: grouped convolutions are refused (`grouped_kernel`) and run on cpu.
 """
 from __future__ import annotations
 
@@ -31,7 +32,13 @@ class Conv2DLayer(NeonGemm, Conv2DBase):
         geom = [g.n, g.h, g.w, g.c, g.kh, g.kw, g.sh, g.sw, g.dh, g.dw, g.pt, g.pl, g.oh, g.ow,
                 cout]
         self.plan = self.lib.ConvPlan(np.ascontiguousarray(w, np.float32),
-                                      bias_array(self, self.bias_input, cout), geom, lo, hi)
+                                      bias_array(self, self.bias_input, cout), geom, lo, hi,
+                                      *self.epilogue())
+
+    def epilogue(self) -> tuple:
+        """The plan's epilogue arguments (kind, clamp): none here; conv_epilogue.py's fused
+        kernels give theirs."""
+        return ()
 
 
 @register("Conv2D", when=quantized)

@@ -28,7 +28,13 @@ class DepthwiseConv2DLayer(NeonSpatial, DepthwiseConv2DBase):
         g = conv_geometry(p, self.buf(0).shape, w.shape[1:3], self.out.shape)
         lo, hi = clamp_range(p.fused_activation_function)
         self.plan = self.lib.depthwise_plan(g.n, g.h, g.w, g.c, cout // g.c, g.kh, g.kw, g.sh,
-                                            g.sw, g.dh, g.dw, g.pt, g.pl, g.oh, g.ow, lo, hi)
+                                            g.sw, g.dh, g.dw, g.pt, g.pl, g.oh, g.ow, lo, hi,
+                                            *self.epilogue())
+
+    def epilogue(self) -> tuple:
+        """The plan's epilogue arguments (kind, clamp): none here; conv_epilogue.py's fused
+        kernels give theirs."""
+        return ()
 
     def bind(self):
         """Input, filter, bias (None when absent: the plan's zeros), output."""

@@ -15,6 +15,7 @@ import pytest
 import onert_py
 from builders.inverted_residual import BLOCKS, Block, block_inputs, block_model
 from builders.shared_models import model_path, realistic_inputs
+from fusion_harness import assert_close, fused_runs_match, groups, neon_session
 from op_harness import backend_or_skip
 from oracle import tflite_run
 
@@ -36,35 +37,12 @@ def fuse_small(monkeypatch):
 
 
 def session(model=MODEL, **config) -> onert_py.Session:
-    return onert_py.Session(model, backends=["acl_neon", "cpu"], config=config)
-
-
-def groups(sess: onert_py.Session) -> list[tuple[int, ...]]:
-    return [f.ops for f in sess.placement().fused]
-
-
-def assert_close(out: np.ndarray, ref: np.ndarray) -> None:
-    bound = 2e-5 * (float(np.abs(ref).max()) + 1e-6)
-    assert float(np.abs(out - ref).max()) <= bound
+    return neon_session(model, **config)
 
 
 def test_blocks_match_the_interpreter_and_the_unfused_ops(fuse_small):
-    xs = block_inputs()
-    ref = tflite_run(MODEL, xs)[0]
-    before = native.active_isa()
-    try:
-        for threads in (1, 2):
-            fused = session(num_threads=threads)
-            apart = session(num_threads=threads, fuse=False)
-            assert groups(fused) == [tuple(ops) for ops in BLOCK_OPS]
-            assert groups(apart) == []
-            for level in native.available_isas():
-                native.set_isa(level)
-                out = fused.run(xs)[0]
-                assert_close(out, ref)
-                assert np.array_equal(out, apart.run(xs)[0]), (level, threads)
-    finally:
-        native.set_isa(before)
+    for fused in fused_runs_match(MODEL, block_inputs()):
+        assert groups(fused) == [tuple(ops) for ops in BLOCK_OPS]
 
 
 def test_batch_one_and_wide_rows(fuse_small):
@@ -185,11 +163,16 @@ def test_the_compiler_checks_each_proposal(fuse_small, monkeypatch):
 
 # ---- the shared models (skipped without ../shared/models) ----------------------------------
 
-def check_model(name: str, fused_blocks: int, threads: int = 1) -> None:
+def check_model(name: str, fused_blocks: int, threads: int = 1, others: int = 0) -> None:
+    """`fused_blocks` inverted-residual blocks and `others` other fusions (convolutions with a
+    swish or hard-swish epilogue, gated 1x1 convolutions: test_acl_neon_conv_epilogue.py),
+    every output bit-identical to `fuse: false` and within tolerance of the interpreter."""
     path = model_path(name)
     sess = onert_py.Session(path, config={"num_threads": threads})
     apart = onert_py.Session(path, config={"num_threads": threads, "fuse": False})
-    assert len(sess.placement().fused) == fused_blocks
+    types = [f.type for f in sess.placement().fused]
+    assert types.count("InvertedResidual") == fused_blocks
+    assert len(types) - fused_blocks == others
     xs = realistic_inputs(sess)
     out = sess.run(xs)
     for o, a, r, x in zip(out, apart.run(xs), tflite_run(path, xs),
@@ -208,11 +191,14 @@ def test_mobilenet_v2(threads):
 
 
 def test_efficientnet_b0_has_no_block_of_this_form():
-    """Its blocks gate the depthwise output (SE: MEAN, LOGISTIC, MUL) and use swish."""
-    check_model("efficientnet_b0", 0)
+    """Its blocks gate the depthwise output (SE: MEAN, LOGISTIC, MUL) and use swish: the 49
+    convolutions followed by swish (stem, expand, depthwise, SE reduce) fuse it instead, and
+    the 16 SE gates fuse into the project convolutions."""
+    check_model("efficientnet_b0", 0, others=49 + 16)
 
 
 def test_mobilenet_v3_small_blocks_fused_at_any_size(fuse_small):
     """Its two ReLU blocks without SE (ops 11-13, 14-17); the others have SE and HARD_SWISH.
-    Both are below the size where fusion pays, so only with `fuse_small`."""
-    check_model("mobilenet_v3_small", 2)
+    Both are below the size where fusion pays, so only with `fuse_small`. Its 19 convolutions
+    followed by HARD_SWISH fuse it, its 9 SE gates their project convolutions."""
+    check_model("mobilenet_v3_small", 2, others=19 + 9)

@@ -30,11 +30,17 @@ CONV = [  # input, filter OHWI, stride, dilation, padding, activation, output
     ((1, 10, 9, 4), (7, 3, 2, 4), (1, 2), (2, 1), "SAME", "RELU_N1_TO_1", (1, 10, 5, 7)),
     ((1, 8, 8, 6), (17, 3, 3, 6), (1, 1), (2, 2), "VALID", "NONE", (1, 4, 4, 17)),
     ((1, 6, 7, 8), (5, 1, 1, 8), (2, 2), (1, 1), "SAME", "TANH", (1, 3, 4, 5)),
-    # column tails of at most 8 (computed 8 wide): N = 8, 24, 40, 56
+    # GEMM column tails of at most 8 (computed 8 wide): N = 8, 24, 40, 56 (1x1, or > 16 inputs)
     ((1, 5, 5, 7), (8, 1, 1, 7), (1, 1), (1, 1), "VALID", "RELU6", (1, 5, 5, 8)),
     ((1, 5, 5, 11), (24, 1, 1, 11), (1, 1), (1, 1), "VALID", "NONE", (1, 5, 5, 24)),
     ((1, 6, 5, 9), (40, 1, 1, 9), (1, 1), (1, 1), "VALID", "RELU", (1, 6, 5, 40)),
-    ((1, 7, 5, 4), (56, 3, 3, 4), (2, 2), (1, 1), "SAME", "RELU6", (1, 4, 3, 56)),
+    ((1, 7, 5, 20), (56, 3, 3, 20), (2, 2), (1, 1), "SAME", "RELU6", (1, 4, 3, 56)),
+    # the direct convolution (<= 16 input channels): pixel blocks, padding on every side,
+    # couts of one and several vectors with tails
+    ((1, 21, 37, 3), (32, 3, 3, 3), (2, 2), (1, 1), "SAME", "RELU6", (1, 11, 19, 32)),
+    ((2, 13, 30, 1), (24, 5, 5, 1), (1, 1), (1, 1), "SAME", "NONE", (2, 13, 30, 24)),
+    ((1, 16, 35, 2), (16, 7, 7, 2), (2, 2), (1, 1), "VALID", "RELU", (1, 5, 15, 16)),
+    ((1, 15, 33, 16), (40, 3, 3, 16), (1, 1), (2, 3), "SAME", "NONE", (1, 15, 33, 40)),
 ]
 
 
@@ -64,6 +70,17 @@ def test_conv2d(case):
         dilation_w_factor=dil[1], fused_activation_function=act))
     x = rand(*xs)
     sessions(model, [x], tflite_run(model, [x]))
+
+
+@pytest.mark.parametrize("cin,kernel,direct", [(1, 3, True), (3, 3, True), (16, 5, True),
+                                               (17, 3, False), (3, 1, False)])
+def test_conv2d_plan_picks_direct(cin, kernel, direct):
+    """ConvPlan takes the direct convolution for windows over <= 16 input channels (the stem of
+    a CNN), the GEMM for more channels or 1x1 filters."""
+    geom = [1, 9, 9, cin, kernel, kernel, 1, 1, 1, 1, 0, 0, 10 - kernel, 10 - kernel, 8]
+    plan = native.module("gemm").ConvPlan(rand(8, kernel, kernel, cin), None, geom, -np.inf,
+                                          np.inf)
+    assert plan.direct is direct
 
 
 @pytest.mark.parametrize("xs,n,act,keep", [((3, 37), 70, "RELU", False),

@@ -1,8 +1,8 @@
 // Vectorized float math over the acl_neon vector layer: include after the ISA's simd_*.h
 // (simd_base.h, simd_avx2.h or simd_avx512.h). exp, expm1, log, tanh, logistic, erfc: errors of
 // a few ulp (Cephes-style range reduction and polynomials), far inside the op suite's
-// tolerances; NaN and +-Inf give what the libm functions give. Also the clamp and the in-order
-// horizontal sum.
+// tolerances; NaN and +-Inf give what the libm functions give. Also the clamp, the in-order
+// horizontal sum and hard-swish.
 #pragma once
 
 #include <cmath>   // INFINITY, NAN
@@ -90,6 +90,12 @@ inline V vtanh(V x) {
 }
 
 inline V vlogistic(V x) { return div(set1(1.0f), add(set1(1.0f), vexp(vneg(x)))); }
+
+// x * relu6(x + 3) / 6 (TFLite's float HARD_SWISH)
+inline V vhard_swish(V x) {
+  V r = vmin(set1(6.0f), vmax(set1(0.0f), add(x, set1(3.0f))));
+  return mul(mul(x, r), set1(1.0f / 6.0f));
+}
 
 // erfc(z) (Numerical Recipes' Chebyshev fit, fractional error < 1.2e-7)
 inline V verfc(V z) {

@@ -18,10 +18,7 @@ inline V apply_unary(V x, V alpha) {
   if constexpr (OP == kTanh) return vtanh(x);
   if constexpr (OP == kLeakyRelu) return select(gt(x, set1(0.0f)), x, mul(x, alpha));
   if constexpr (OP == kElu) return select(gt(x, set1(0.0f)), x, vexpm1(x));
-  if constexpr (OP == kHardSwish) {
-    V r = vmin(set1(6.0f), vmax(set1(0.0f), add(x, set1(3.0f))));
-    return mul(mul(x, r), set1(1.0f / 6.0f));
-  }
+  if constexpr (OP == kHardSwish) return vhard_swish(x);
   if constexpr (OP == kGelu)   // 0.5 x erfc(-x / sqrt 2)
     return mul(mul(set1(0.5f), x), verfc(mul(x, set1(-0.70710678118654752f))));
   if constexpr (OP == kGeluTanh) {

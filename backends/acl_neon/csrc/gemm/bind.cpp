@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "bind_util.h"
+#include "conv_direct.h"
 #include "gemm.h"
 #include "inverted_residual.h"
 #include "native_bind.h"
@@ -42,19 +43,67 @@ ConvGeom geom_of(const std::vector<int64_t>& v) {
   return g;
 }
 
+// The convolution epilogue (common/epilogue.h) from its kind and the MUL's clamp (swish).
+Epilogue epilogue_of(int kind, float lo, float hi) {
+  if (const char* why = epilogue_error(kind, lo, hi)) throw py::value_error(why);
+  return Epilogue{kind, lo, hi};
+}
+
+// Conv2D: the direct convolution for few input channels (conv_direct.h), else the GEMM;
+// `epilogue` (epilogue_of) runs on the rows just stored: the swish or hard-swish ops the
+// compiler fused into the convolution (backends/acl_neon/ops/conv_epilogue.py)
 struct ConvPlan {
   ConvGeom g;
+  bool direct;
   PackedB b;
+  DirectWeights d;
   float lo, hi;
-  ConvPlan(py::array w, py::object bias, std::vector<int64_t> geom, float lo_, float hi_)
-      : g(geom_of(geom)), lo(lo_), hi(hi_) {
+  Epilogue epi;
+  ConvPlan(py::array w, py::object bias, std::vector<int64_t> geom, float lo_, float hi_,
+           int epilogue, float epi_lo, float epi_hi)
+      : g(geom_of(geom)), direct(direct_conv_fits(g)), lo(lo_), hi(hi_),
+        epi(epilogue_of(epilogue, epi_lo, epi_hi)) {
     const int64_t K = g.kh * g.kw * g.cin;
-    pack_b(in_buffer<float>(w, "weights", g.cout * K), K, optional_bias(bias, g.cout),
-           g.cout, K, b);
+    const float* wp = in_buffer<float>(w, "weights", g.cout * K);
+    const float* bp = optional_bias(bias, g.cout);
+    if (direct) pack_direct(g, wp, bp, d);
+    else pack_b(wp, K, bp, g.cout, K, b);
   }
   void exec(const Slot* x, const Slot* y, int threads) const {
-    conv2d_f32(g, in<float>(x, g.n * g.h * g.w * g.cin, "conv input"), b,
-               out<float>(y, g.n * g.oh * g.ow * g.cout, "conv output"), lo, hi, threads);
+    const float* xp = in<float>(x, g.n * g.h * g.w * g.cin, "conv input");
+    float* yp = out<float>(y, g.n * g.oh * g.ow * g.cout, "conv output");
+    const Epilogue* e = epi.kind == kEpilogueNone ? nullptr : &epi;
+    if (direct) conv_direct_f32(g, xp, d, yp, lo, hi, threads, e);
+    else conv2d_f32(g, xp, b, yp, lo, hi, threads, e);
+  }
+};
+
+// A 1x1 stride-1 Conv2D reading MUL(x, gate), the gate one value per channel for all images
+// or per image and channel (gated_gemm_f32; backends/acl_neon/ops/gated_conv2d.py):
+// bind(x, gate, y, threads).
+struct GatedConvPlan {
+  int64_t images, pixels, K;
+  bool per_image;
+  PackedB b;
+  float lo, hi, gate_lo, gate_hi;
+  GatedConvPlan(py::array w, py::object bias, int64_t images_, int64_t pixels_, bool per_image_,
+                float lo_, float hi_, float gate_lo_, float gate_hi_)
+      : images(images_), pixels(pixels_), per_image(per_image_), lo(lo_), hi(hi_),
+        gate_lo(gate_lo_), gate_hi(gate_hi_) {
+    if (w.ndim() != 2 || images < 1 || pixels < 1)
+      throw py::value_error("weights must be 2-D, images and pixels positive");
+    if (lo > hi || gate_lo > gate_hi) throw py::value_error("a clamp range is empty");
+    const int64_t N = w.shape(0);
+    K = w.shape(1);
+    if (N < 1 || K < 1) throw py::value_error("weights must not be empty");
+    pack_b(in_buffer<float>(w, "weights", N * K), K, optional_bias(bias, N), N, K, b);
+  }
+  void exec(const Slot* x, const Slot* gate, const Slot* y, int threads) const {
+    const int64_t M = images * pixels;
+    const InputGate g{in<float>(gate, (per_image ? images : 1) * K, "gate"), pixels, per_image,
+                      gate_lo, gate_hi};
+    gated_gemm_f32(in<float>(x, M * K, "gated conv input"), M, g, b,
+                   out<float>(y, M * b.N, "gated conv output"), lo, hi, threads);
   }
 };
 
@@ -217,11 +266,22 @@ struct BmmPlan {
 PYBIND11_MODULE(_gemm, m) {
   m.doc() = "acl_neon float32 GEMM family: Conv2D, FullyConnected, TransposeConv, BatchMatMul, the fused InvertedResidual block";
   add_isa_functions(m);
+  const float inf = __builtin_inff();
   py::class_<ConvPlan>(m, "ConvPlan")
-      .def(py::init<py::array, py::object, std::vector<int64_t>, float, float>(),
+      .def(py::init<py::array, py::object, std::vector<int64_t>, float, float, int, float,
+                    float>(),
            py::arg("weights"), py::arg("bias"), py::arg("geometry"), py::arg("lo"),
-           py::arg("hi"))
-      .def("bind", &bind_plan<ConvPlan, 2>, "bind(x, y, threads): the step");
+           py::arg("hi"), py::arg("epilogue") = 0, py::arg("epilogue_lo") = -inf,
+           py::arg("epilogue_hi") = inf)
+      .def("bind", &bind_plan<ConvPlan, 2>, "bind(x, y, threads): the step")
+      .def_readonly("direct", &ConvPlan::direct, "True: the direct convolution, else the GEMM");
+  py::class_<GatedConvPlan>(m, "GatedConvPlan")
+      .def(py::init<py::array, py::object, int64_t, int64_t, bool, float, float, float,
+                    float>(),
+           py::arg("weights"), py::arg("bias"), py::arg("images"), py::arg("pixels"),
+           py::arg("per_image"), py::arg("lo"), py::arg("hi"), py::arg("gate_lo"),
+           py::arg("gate_hi"))
+      .def("bind", &bind_plan<GatedConvPlan, 3>, "bind(x, gate, y, threads): the step");
   py::class_<FcPlan>(m, "FcPlan")
       .def(py::init<py::array, py::object, int64_t, float, float>(), py::arg("weights"),
            py::arg("bias"), py::arg("rows"), py::arg("lo"), py::arg("hi"))

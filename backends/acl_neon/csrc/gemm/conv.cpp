@@ -64,13 +64,13 @@ void gather_rows(const ConvGeom& g, const float* x, int64_t m, int rows, float* 
 }  // namespace
 
 void conv2d_f32(const ConvGeom& g, const float* x, const PackedB& b, float* y, float lo,
-                float hi, int threads) {
+                float hi, int threads, const Epilogue* epi) {
   assert(b.K == g.kh * g.kw * g.cin && b.N == g.cout);
   const int64_t M = g.n * g.oh * g.ow;
   const bool direct = g.kh == 1 && g.kw == 1 && g.sh == 1 && g.sw == 1 && g.pt == 0 &&
                       g.pl == 0 && g.oh == g.h && g.ow == g.w;
   if (direct) {
-    gemm_f32(x, M, g.cin, b, y, g.cout, lo, hi, threads);
+    gemm_f32(x, M, g.cin, b, y, g.cout, lo, hi, threads, epi);
     return;
   }
   const int64_t K = b.K;
@@ -79,7 +79,7 @@ void conv2d_f32(const ConvGeom& g, const float* x, const PackedB& b, float* y, f
               gather_rows(g, x, m0, rows, scratch);
               lda = K;
               return static_cast<const float*>(scratch);
-            });
+            }, epi);
 }
 
 void transpose_conv_f32(const ConvGeom& g, const float* x, const PackedB& b, const float* bias,

@@ -135,10 +135,26 @@ TileKernel tile_kernel() {
 }
 
 void gemm_f32(const float* a, int64_t M, int64_t lda, const PackedB& b, float* c, int64_t ldc,
-              float lo, float hi, int threads) {
+              float lo, float hi, int threads, const Epilogue* epi) {
   assert(M >= 0 && lda >= b.K && ldc >= b.N);
   run_tiles(M, b, c, ldc, lo, hi, threads, false,
-            [&](int64_t m0, int, float*, int64_t& ld) { ld = lda; return a + m0 * lda; });
+            [&](int64_t m0, int, float*, int64_t& ld) { ld = lda; return a + m0 * lda; }, epi);
+}
+
+void gated_gemm_f32(const float* x, int64_t M, const InputGate& gate, const PackedB& b,
+                    float* c, float lo, float hi, int threads, const Epilogue* epi) {
+  const int64_t K = b.K;
+  const GateRowFn gate_row = gate_row_fn();
+  run_tiles(M, b, c, b.N, lo, hi, threads, true,
+            [&](int64_t m0, int rows, float* scratch, int64_t& lda) {
+              for (int r = 0; r < rows; ++r) {
+                const int64_t m = m0 + r;
+                const float* gr = gate.gate + (gate.per_image ? m / gate.pixels * K : 0);
+                gate_row(x + m * K, gr, scratch + r * K, K, gate.lo, gate.hi);
+              }
+              lda = K;
+              return static_cast<const float*>(scratch);
+            }, epi);
 }
 
 void batch_matmul_f32(const BmmArgs& g, std::vector<float>& scratch, PackedB& packed,

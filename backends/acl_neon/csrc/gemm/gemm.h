@@ -13,6 +13,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "epilogue.h"
+
 namespace onert_neon {
 
 constexpr int64_t kPanel = 16;   // columns per packed panel
@@ -48,9 +50,30 @@ void gemm_tile_avx2(const TileArgs& t);
 void gemm_tile_avx512(const TileArgs& t);
 #endif
 
-// C = clamp(A * B + bias), A rows `lda` apart, C rows `ldc` apart; split over `threads`.
+// The active ISA's convolution epilogue and input gate (common/epilogue.h; epilogue.cpp).
+EpilogueRowsFn epilogue_rows_fn();
+GateRowFn gate_row_fn();
+
+// C = clamp(A * B + bias), A rows `lda` apart, C rows `ldc` apart; split over `threads`; then
+// `epi` (none when null) on each tile just stored.
 void gemm_f32(const float* a, int64_t M, int64_t lda, const PackedB& b, float* c, int64_t ldc,
-              float lo, float hi, int threads);
+              float lo, float hi, int threads, const Epilogue* epi = nullptr);
+
+// A per-channel gate on the input of a 1x1 stride-1 convolution (the squeeze-and-excitation
+// MUL fused into the convolution that reads its result): the GEMM reads rows
+// A[m][k] = clamp(x[m][k] * gate[g(m)][k], lo, hi), g(m) = m / pixels when the gate has a row
+// per image (`per_image`), else 0, gathered tile by tile into the thread's scratch. The MUL's
+// arithmetic (a product, then its clamp), so the results equal the MUL then the convolution.
+struct InputGate {
+  const float* gate;
+  int64_t pixels;       // rows of A per image
+  bool per_image;
+  float lo, hi;
+};
+
+// C = clamp(gated(x) * B + bias), x M x K rows (K = b.K), C rows b.N apart, then `epi`.
+void gated_gemm_f32(const float* x, int64_t M, const InputGate& gate, const PackedB& b,
+                    float* c, float lo, float hi, int threads, const Epilogue* epi = nullptr);
 
 // BatchMatMul: out[i] (M x N) = A[a_index[i]] * B[b_index[i]] for i < batches, where A[j] is
 // M x K (stored K x M when adj_x) and B[j] is K x N (stored N x K when adj_y), matrices packed
@@ -75,10 +98,10 @@ struct ConvGeom {
   int64_t oh, ow, cout;
 };
 
-// y[n, oh, ow, cout] = clamp(conv(x, W) + bias); W packed from [cout][kh][kw][cin] with K =
-// kh*kw*cin (order kh, kw, cin).
+// y[n, oh, ow, cout] = clamp(conv(x, W) + bias), then `epi` (none when null); W packed from
+// [cout][kh][kw][cin] with K = kh*kw*cin (order kh, kw, cin).
 void conv2d_f32(const ConvGeom& g, const float* x, const PackedB& b, float* y, float lo,
-                float hi, int threads);
+                float hi, int threads, const Epilogue* epi = nullptr);
 
 // Transposed convolution: cols = x[n*h*w, cin] * B (B packed from [kh][kw][cout] x cin, N =
 // kh*kw*cout; `cols` scratch of n*h*w*N floats) then every output pixel gathers its taps.

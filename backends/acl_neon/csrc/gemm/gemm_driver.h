@@ -21,12 +21,15 @@ constexpr int64_t kColBlock = 32;   // columns per task (a multiple of every ISA
 // Tasks are (row tile, 32-column block) pairs, row-tile major; each thread takes a contiguous
 // run of them and calls the micro-kernel once per row tile it touches. `rows_of(m0, rows,
 // scratch, lda)` returns the A rows of a tile (in place, or gathered into `scratch`, which
-// holds mr*K floats when `scratch_needed`).
+// holds mr*K floats when `scratch_needed`). `epi` (none when null) runs on each tile's rows and
+// columns right after the micro-kernel stored them, while they are in cache.
 template <class RowsOf>
 void run_tiles(int64_t M, const PackedB& b, float* c, int64_t ldc, float lo, float hi,
-               int threads, bool scratch_needed, RowsOf&& rows_of) {
+               int threads, bool scratch_needed, RowsOf&& rows_of,
+               const Epilogue* epi = nullptr) {
   if (M <= 0) return;
   const TileKernel tk = tile_kernel();
+  const EpilogueRowsFn epi_fn = epi ? epilogue_rows_fn() : nullptr;
   const int64_t K = b.K, N = b.N;
   const int64_t mtiles = (M + tk.mr - 1) / tk.mr;
   const int64_t cblocks = (N + kColBlock - 1) / kColBlock;
@@ -53,6 +56,7 @@ void run_tiles(int64_t M, const PackedB& b, float* c, int64_t ldc, float lo, flo
       TileArgs t{rows, K, a, lda, &b, c + m0 * ldc, ldc, cb0 * kColBlock,
                  cb1 * kColBlock < N ? cb1 * kColBlock : N, lo, hi};
       tk.fn(t);
+      if (epi_fn) epi_fn(*epi, t.c + t.col0, rows, t.col1 - t.col0, ldc);
       task += cb1 - cb0;
     }
   });

@@ -1,12 +1,14 @@
 // The GEMM family against scalar references: odd sizes (row and column tails), every
 // activation range, threads 1 and 2; the fused InvertedResidual block (with and without
 // expand and residual, strides 1 and 2, 3x3 and 5x5, widths below and above a step, batch 2,
-// threads 1 to 3: bands that start inside an image).
+// threads 1 to 3: bands that start inside an image); the convolutions' swish and hard-swish
+// epilogues (common/epilogue.h) and the gated 1x1 convolution (squeeze-and-excitation).
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <vector>
 
+#include "conv_direct.h"
 #include "gemm.h"
 #include "inverted_residual.h"
 #include "testing.h"
@@ -27,18 +29,16 @@ std::vector<float> seq(int64_t n, int seed) {
 
 float clampf(float v, float lo, float hi) { return v < lo ? lo : (v > hi ? hi : v); }
 
-void check_conv(const ConvGeom& g, float lo, float hi, int threads) {
+// conv2d_f32 (the GEMM path) and, for every geometry, conv_direct_f32 (both widths at AVX-512)
+// against one reference, with epilogue `e` (none by default) on every path
+void check_conv(const ConvGeom& g, float lo, float hi, int threads, const Epilogue& e = {}) {
   const int64_t K = g.kh * g.kw * g.cin;
   auto x = seq(g.n * g.h * g.w * g.cin, 1), w = seq(g.cout * K, 2), bias = seq(g.cout, 3);
-  PackedB b;
-  pack_b(w.data(), K, bias.data(), g.cout, K, b);
-  std::vector<float> y(static_cast<size_t>(g.n * g.oh * g.ow * g.cout), 99.0f);
-  conv2d_f32(g, x.data(), b, y.data(), lo, hi, threads);
-  int64_t i = 0;
+  std::vector<float> ref;
   for (int64_t bn = 0; bn < g.n; ++bn)
     for (int64_t oy = 0; oy < g.oh; ++oy)
       for (int64_t ox = 0; ox < g.ow; ++ox)
-        for (int64_t o = 0; o < g.cout; ++o, ++i) {
+        for (int64_t o = 0; o < g.cout; ++o) {
           double acc = bias[o];
           for (int64_t ky = 0; ky < g.kh; ++ky)
             for (int64_t kx = 0; kx < g.kw; ++kx) {
@@ -48,8 +48,21 @@ void check_conv(const ConvGeom& g, float lo, float hi, int threads) {
                 acc += double(x[((bn * g.h + iy) * g.w + ix) * g.cin + c]) *
                        w[((o * g.kh + ky) * g.kw + kx) * g.cin + c];
             }
-          CHECK_NEAR(y[i], clampf(float(acc), lo, hi), 1e-4);
+          ref.push_back(float(epilogue_ref(e, clampf(float(acc), lo, hi))));
         }
+  PackedB b;
+  pack_b(w.data(), K, bias.data(), g.cout, K, b);
+  DirectWeights d;
+  pack_direct(g, w.data(), bias.data(), d);
+  for (int path : {0, 1, 2}) {   // the GEMM, the direct convolution at both vector widths
+    std::vector<float> y(ref.size() + 1, 99.0f);
+    d.narrow = path == 2;
+    const Epilogue* epi = e.kind == kEpilogueNone ? nullptr : &e;
+    if (path) conv_direct_f32(g, x.data(), d, y.data(), lo, hi, threads, epi);
+    else conv2d_f32(g, x.data(), b, y.data(), lo, hi, threads, epi);
+    for (size_t i = 0; i < ref.size(); ++i) CHECK_NEAR(y[i], ref[i], 1e-4);
+    CHECK(y[ref.size()] == 99.0f);   // nothing written past the output
+  }
 }
 
 
@@ -158,6 +171,73 @@ NEON_TEST(conv_forms) {
     check_conv({1, 9, 9, 2, 3, 2, 1, 2, 2, 1, 2, 0, 9, 4, 5}, 0.0f, INFINITY, threads);
     check_conv({1, 6, 6, 8, 1, 1, 2, 2, 1, 1, 0, 0, 3, 3, 4}, -INFINITY, INFINITY, threads);
   }
+}
+
+// the direct path's forms (few input channels): rows wider than a pixel block (interior blocks,
+// the last one shifted), left/right/top/bottom padding, 1..4 channels in, channel tails and
+// several column blocks out, dilations, strides, 5x5 / 7x7 / 1x1 filters, batch 2, a window
+// wider than the input (no interior column)
+NEON_TEST(conv_direct_forms) {
+  const float inf = INFINITY;
+  for (int threads : {1, 2}) {
+    // n  h   w  cin kh kw sh sw dh dw pt pl  oh  ow cout
+    check_conv({1, 23, 29, 3, 3, 3, 2, 2, 1, 1, 0, 0, 11, 14, 32}, 0.0f, 6.0f, threads);
+    check_conv({1, 24, 30, 3, 3, 3, 2, 2, 1, 1, 0, 0, 12, 15, 32}, 0.0f, 6.0f, threads);
+    check_conv({1, 24, 30, 3, 3, 3, 2, 2, 1, 1, 1, 1, 12, 15, 24}, -inf, inf, threads);
+    check_conv({2, 17, 31, 1, 3, 3, 1, 1, 1, 1, 1, 1, 17, 31, 16}, -1.0f, 1.0f, threads);
+    check_conv({1, 16, 40, 2, 5, 5, 2, 2, 1, 1, 1, 2, 8, 20, 40}, -inf, inf, threads);
+    check_conv({1, 20, 33, 4, 7, 7, 2, 2, 1, 1, 3, 3, 10, 17, 8}, 0.0f, inf, threads);
+    check_conv({1, 19, 26, 3, 3, 3, 1, 1, 2, 3, 2, 3, 19, 26, 5}, -inf, inf, threads);
+    check_conv({1, 12, 37, 3, 3, 2, 1, 2, 2, 1, 0, 0, 8, 18, 1}, -inf, inf, threads);
+    check_conv({2, 5, 27, 4, 1, 1, 1, 1, 1, 1, 0, 0, 5, 27, 35}, -inf, inf, threads);
+    check_conv({1, 4, 3, 3, 5, 5, 1, 1, 1, 1, 2, 2, 4, 3, 7}, -inf, inf, threads);
+    check_conv({1, 3, 3, 2, 3, 3, 2, 2, 1, 1, 1, 1, 2, 2, 64}, 0.0f, 6.0f, threads);
+  }
+}
+
+// the epilogue on every element exactly once: tiles with row and column tails, 1x1 (GEMM in
+// place) and im2col convolutions, thread shares that start inside a row tile
+NEON_TEST(conv_epilogues) {
+  const float inf = INFINITY;
+  for (int threads : {1, 2})
+    for (Epilogue e : {Epilogue{kEpilogueSwish, -inf, inf}, Epilogue{kEpilogueSwish, 0.0f, 0.2f},
+                       Epilogue{kEpilogueHardSwish, -inf, inf}}) {
+      check_conv({1, 6, 7, 5, 1, 1, 1, 1, 1, 1, 0, 0, 6, 7, 19}, -inf, inf, threads, e);
+      check_conv({2, 7, 8, 3, 3, 3, 1, 1, 1, 1, 1, 1, 7, 8, 4}, 0.0f, 6.0f, threads, e);
+      check_conv({1, 9, 8, 3, 3, 3, 2, 2, 1, 1, 0, 0, 4, 3, 33}, -1.0f, 1.0f, threads, e);
+      check_conv({1, 25, 25, 64, 1, 1, 1, 1, 1, 1, 0, 0, 25, 25, 40}, -inf, inf, threads, e);
+    }
+}
+
+// the gate on every input row (per image or shared, a clamp), tiles straddling two images,
+// thread shares starting inside a row tile; with an epilogue too
+NEON_TEST(gated_gemm_reads_the_gated_input) {
+  const float inf = INFINITY;
+  struct Case { int64_t images, pixels, K, N; bool per_image; float glo, ghi; };
+  const Case cases[] = {{2, 7, 5, 19, true, -inf, inf}, {1, 30, 3, 33, false, 0.0f, 0.5f},
+                        {3, 209, 64, 40, true, -inf, inf}, {2, 313, 64, 40, false, -inf, inf}};
+  for (const Case& t : cases)
+    for (int threads : {1, 2})
+      for (int kind : {kEpilogueNone, kEpilogueSwish}) {
+        const int64_t M = t.images * t.pixels;
+        auto x = seq(M * t.K, 7), w = seq(t.N * t.K, 8), bias = seq(t.N, 9);
+        auto gate = seq((t.per_image ? t.images : 1) * t.K, 10);
+        PackedB b;
+        pack_b(w.data(), t.K, bias.data(), t.N, t.K, b);
+        std::vector<float> c(static_cast<size_t>(M * t.N), 99.0f);
+        const Epilogue e{kind, -inf, inf};
+        gated_gemm_f32(x.data(), M, {gate.data(), t.pixels, t.per_image, t.glo, t.ghi}, b,
+                       c.data(), -1.0f, inf, threads, kind == kEpilogueNone ? nullptr : &e);
+        for (int64_t m = 0; m < M; ++m) {
+          const float* g = gate.data() + (t.per_image ? m / t.pixels * t.K : 0);
+          for (int64_t n = 0; n < t.N; ++n) {
+            double acc = bias[n];
+            for (int64_t k = 0; k < t.K; ++k)
+              acc += double(clampf(x[m * t.K + k] * g[k], t.glo, t.ghi)) * w[n * t.K + k];
+            CHECK_NEAR(c[m * t.N + n], epilogue_ref(e, clampf(float(acc), -1.0f, inf)), 1e-4);
+          }
+        }
+      }
 }
 
 NEON_TEST(transpose_conv_matches_scatter) {

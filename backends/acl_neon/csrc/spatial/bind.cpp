@@ -55,6 +55,7 @@ struct DepthwisePlan {
   DepthwiseParams p;
   int64_t in_size, w_size, cout, out_size;
   std::vector<float> zero_bias;     // the bias when the op has none: cout zeros
+  Epilogue epi;                     // the fused swish / hard-swish (ops/conv_epilogue.py)
   // bind(x, filter, bias or None, y, threads)
   void check_present(const std::array<const Slot*, 4>& s) const {
     require(s[0] && s[1] && s[3], "depthwise: input, filter and output are required");
@@ -64,20 +65,22 @@ struct DepthwisePlan {
     const float* wp = in<float>(w, w_size, "depthwise filter");
     const float* bp = bias ? in<float>(bias, cout, "depthwise bias") : zero_bias.data();
     float* yp = out<float>(y, out_size, "depthwise output");
-    depthwise_conv_f32(p, xp, wp, bp, yp, threads);
+    depthwise_conv_f32(p, xp, wp, bp, yp, threads, epi.kind == kEpilogueNone ? nullptr : &epi);
   }
 };
 
 DepthwisePlan make_depthwise(int n, int h, int w, int cin, int mult, int kh, int kw, int sh,
                              int sw, int dh, int dw, int pt, int pl, int oh, int ow, float lo,
-                             float hi) {
+                             float hi, int epilogue, float epi_lo, float epi_hi) {
   require(n >= 0 && h > 0 && w > 0 && cin > 0 && mult > 0 && kh > 0 && kw > 0 && oh >= 0 &&
               ow >= 0, "depthwise: sizes must be positive");
   require(sh > 0 && sw > 0 && dh > 0 && dw > 0, "depthwise: strides and dilations must be >= 1");
   require(pt >= 0 && pl >= 0, "depthwise: padding must be >= 0");
   require(!(lo > hi), "depthwise: activation range is empty");
+  const char* epi_why = epilogue_error(epilogue, epi_lo, epi_hi);
+  require(!epi_why, epi_why ? epi_why : "");
   DepthwisePlan plan{{n, h, w, cin, mult, kh, kw, sh, sw, dh, dw, pt, pl, oh, ow, lo, hi},
-                     0, 0, 0, 0, {}};
+                     0, 0, 0, 0, {}, Epilogue{epilogue, epi_lo, epi_hi}};
   plan.cout = int64_t{cin} * mult;
   plan.in_size = int64_t{n} * h * w * cin;
   plan.w_size = int64_t{kh} * kw * plan.cout;
@@ -205,7 +208,8 @@ PYBIND11_MODULE(_spatial, m) {
   m.def("depthwise_plan", &make_depthwise, py::arg("n"), py::arg("h"), py::arg("w"),
         py::arg("cin"), py::arg("mult"), py::arg("kh"), py::arg("kw"), py::arg("sh"),
         py::arg("sw"), py::arg("dh"), py::arg("dw"), py::arg("pt"), py::arg("pl"),
-        py::arg("oh"), py::arg("ow"), py::arg("lo"), py::arg("hi"));
+        py::arg("oh"), py::arg("ow"), py::arg("lo"), py::arg("hi"), py::arg("epilogue") = 0,
+        py::arg("epilogue_lo") = -__builtin_inff(), py::arg("epilogue_hi") = __builtin_inff());
   py::class_<PoolPlan>(m, "PoolPlan").def("bind", &bind_plan<PoolPlan, 2>);
   m.def("pool_plan", &make_pool, py::arg("kind"), py::arg("n"), py::arg("h"), py::arg("w"),
         py::arg("c"), py::arg("kh"), py::arg("kw"), py::arg("sh"), py::arg("sw"),

@@ -74,14 +74,25 @@ Fn for_active_isa(Fn base, Fn avx2, Fn avx512) {
 }  // namespace
 
 void depthwise_conv_f32(const DepthwiseParams& p, const float* x, const float* w,
-                        const float* bias, float* y, int threads) {
+                        const float* bias, float* y, int threads, const Epilogue* epi) {
   assert(p.n >= 0 && p.h > 0 && p.w > 0 && p.cin > 0 && p.mult > 0 && p.kh > 0 && p.kw > 0);
   assert(p.sh > 0 && p.sw > 0 && p.dh > 0 && p.dw > 0 && p.oh >= 0 && p.ow >= 0);
   const DepthwiseRowsFn fn = p.mult != 1 ? dw_rows_mult : ISA_ROWS(dw_rows, depthwise_rows);
   const int64_t rows = int64_t{p.n} * p.oh;
   const int64_t work = int64_t{p.ow} * p.cin * p.mult * p.kh * p.kw;
-  parallel_range(threads, rows, grain_for(work),
-                 [&](int64_t b, int64_t e) { fn(p, x, w, bias, y, b, e); });
+  if (!epi) {
+    parallel_range(threads, rows, grain_for(work),
+                   [&](int64_t b, int64_t e) { fn(p, x, w, bias, y, b, e); });
+    return;
+  }
+  const EpilogueRowsFn epi_fn = ISA_ROWS(epilogue_rows, row_epilogue);
+  const int64_t row_len = int64_t{p.ow} * p.cin * p.mult;
+  parallel_range(threads, rows, grain_for(work), [&](int64_t b, int64_t e) {
+    for (int64_t r = b; r < e; ++r) {      // the row, then its epilogue while it is in L1
+      fn(p, x, w, bias, y, r, r + 1);
+      epi_fn(*epi, y + r * row_len, 1, row_len, row_len);
+    }
+  });
 }
 
 void pool2d_f32(const PoolParams& p, const float* x, float* y, int threads) {

@@ -10,12 +10,15 @@
 #include <cstdint>
 
 #include "depthwise_params.h"
+#include "epilogue.h"
 
 namespace onert_neon {
 
-// y[n, oh, ow, cout] = clamp(bias + sum over taps of x * w); bias has cout entries
+// y[n, oh, ow, cout] = clamp(bias + sum over taps of x * w); bias has cout entries. `epi`
+// (none when null: common/epilogue.h) runs on each output row right after it is computed.
 void depthwise_conv_f32(const DepthwiseParams& p, const float* x, const float* w,
-                        const float* bias, float* y, int threads);
+                        const float* bias, float* y, int threads,
+                        const Epilogue* epi = nullptr);
 
 enum class PoolKind : int { Average = 0, Max = 1 };
 
@@ -85,6 +88,8 @@ void norm_apply_avx2(const float*, float*, int64_t, int64_t, const float*, const
                      const float*, float, float);
 void norm_apply_avx512(const float*, float*, int64_t, int64_t, const float*, const float*,
                        const float*, float, float);
+void row_epilogue_avx2(const Epilogue&, float*, int64_t, int64_t, int64_t);
+void row_epilogue_avx512(const Epilogue&, float*, int64_t, int64_t, int64_t);
 #endif
 
 }  // namespace onert_neon

@@ -1,5 +1,6 @@
 // Spatial kernels against plain scalar references: odd channel counts (vector tails), padding,
-// strides, dilations, multipliers, activations, 1 and 2 threads.
+// strides, dilations, multipliers, activations, the swish / hard-swish epilogues, 1 and 2
+// threads.
 #include <cmath>
 #include <cstdint>
 #include <vector>
@@ -102,6 +103,39 @@ NEON_TEST(depthwise_conv_shapes) {
       check_all(y, want, 1e-5);
     }
   }
+}
+
+// the swish / hard-swish epilogue on each output row (multiplier 1 and 2, 3x3 and 5x5, and
+// any filter size; rows split over threads)
+NEON_TEST(depthwise_conv_epilogues) {
+  const float inf = INFINITY;
+  struct Case { int n, h, w, c, mult, k, s; };
+  const Case cases[] = {{2, 9, 11, 37, 1, 3, 1}, {1, 12, 13, 19, 1, 5, 2}, {1, 7, 8, 4, 2, 3, 1},
+                        {1, 8, 9, 20, 1, 2, 1}, {1, 40, 40, 32, 1, 3, 1}};
+  int seed = 30;
+  for (const Case& t : cases)
+    for (Epilogue e : {Epilogue{kEpilogueSwish, -inf, inf}, Epilogue{kEpilogueSwish, -0.1f, 0.3f},
+                       Epilogue{kEpilogueHardSwish, -inf, inf}}) {
+      DepthwiseParams p{};
+      p.n = t.n; p.h = t.h; p.w = t.w; p.cin = t.c; p.mult = t.mult; p.kh = p.kw = t.k;
+      p.sh = p.sw = t.s; p.dh = p.dw = 1;
+      p.oh = out_size(t.h, t.k, t.s, 1, true);
+      p.ow = out_size(t.w, t.k, t.s, 1, true);
+      p.pt = pad_before(t.h, t.k, t.s, 1, p.oh);
+      p.pl = pad_before(t.w, t.k, t.s, 1, p.ow);
+      p.lo = -1.0f; p.hi = 6.0f;
+      const int co = t.c * t.mult;
+      auto x = pattern(int64_t{t.n} * t.h * t.w * t.c, ++seed);
+      auto w = pattern(int64_t{t.k} * t.k * co, ++seed);
+      auto b = pattern(co, ++seed);
+      auto want = ref_depthwise(p, x, w, b);
+      for (float& v : want) v = static_cast<float>(epilogue_ref(e, v));
+      for (int threads : {1, 2}) {
+        std::vector<float> y(want.size(), 123.0f);
+        depthwise_conv_f32(p, x.data(), w.data(), b.data(), y.data(), threads, &e);
+        check_all(y, want, 1e-5);
+      }
+    }
 }
 
 NEON_TEST(pool2d_average_and_max) {
