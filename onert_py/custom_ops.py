@@ -34,8 +34,7 @@ from __future__ import annotations
 import importlib
 import threading
 from contextlib import contextmanager
-from dataclasses import dataclass
-from typing import Callable, Iterator, Union
+from typing import Callable, Iterator, NamedTuple, Union
 
 import numpy as np
 
@@ -47,8 +46,7 @@ __all__ = ["register_custom_op", "unregister_custom_op", "custom_op", "registere
            "lookup_custom_op", "CustomOp", "Kernel"]
 
 
-@dataclass(frozen=True)
-class CustomOp:
+class CustomOp(NamedTuple):
     """One registration: `kernel` is a function or a Kernel subclass."""
 
     name: str

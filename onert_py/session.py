@@ -247,14 +247,13 @@ class Session:
                             and a.flags.c_contiguous for a, (dt, shape) in zip(inputs, specs)):
                 arrays = inputs
                 io = compiled.executor.fast_io(compiled.outputs)
-                if io is not None and _blas_threads.get("applied") == self._blas_want:
+                if io is not None and self._blas_ready():
                     return self._run_native(compiled, io, list(inputs), outputs)
             else:
                 arrays = [a if a.flags.c_contiguous else np.ascontiguousarray(a)
                           for a in self._bind_inputs(inputs)]
                 compiled = self._compiled            # -1 dims may have resized the session
-            if _blas_threads.get("applied") != self._blas_want:
-                self._apply_threads()
+            self._apply_threads()
             outs = compiled.outputs
             if outputs is not None:
                 check_outputs(outputs, self._compiled.outputs, arrays)
@@ -307,24 +306,35 @@ class Session:
             raise ex.failure(ex._units.steps[0][failed], RuntimeError(segment.error))
         return result
 
-    def _blas_threads_wanted(self) -> int | None:
+    def _blas_threads_wanted(self):
         """BLAS threads for this session's runs: config num_threads (None: the library's
         default), but 1 when a backend with its own thread pool (acl_neon's OpenMP) shares the
         session with other backends: their BLAS calls run between its parallel regions, and
-        two pools spinning on the same cores made mixed models several times slower."""
+        two pools spinning on the same cores made mixed models several times slower.
+        `_NO_BLAS` when every kernel compiled is a native step (no Python kernel, hence no
+        NumPy BLAS call): the process's setting is left alone, and threadpoolctl (a few ms of
+        a cold start: it scans the loaded libraries) is not imported."""
         compiler = self._compiler
+        executors = [self._compiled.executor] + [c.executor for c in compiler.children.values()]
+        if all(s.kernel.native_step is not None for ex in executors for s in ex.static_order()):
+            return _NO_BLAS
         used = {a.backend for a in compiler.assignment.values()} - {"builtin"}
         own = [b for b in used if getattr(compiler.backends[b].config, "own_thread_pool", False)]
         if own and len(used) > len(own):
             return 1
         return self.config.num_threads
 
+    def _blas_ready(self) -> bool:
+        """Whether the process's BLAS thread count is what this session's runs want."""
+        want = self._blas_want
+        return want is _NO_BLAS or _blas_threads.get("applied") == want
+
     def _apply_threads(self) -> None:
         """Set the process's BLAS thread count for this session (a process-wide setting: done
         only when it differs from what the last run set)."""
-        want = self._blas_want
-        if _blas_threads.get("applied") == want:
+        if self._blas_ready():
             return
+        want = self._blas_want
         from threadpoolctl import threadpool_info, threadpool_limits
         if "default" not in _blas_threads:
             _blas_threads["default"] = max((p["num_threads"] for p in threadpool_info()
@@ -411,6 +421,7 @@ class Session:
                 f"inputs={len(self._graph.inputs)}, outputs={len(self._graph.outputs)})")
 
 
+_NO_BLAS = "no BLAS call"       # Session._blas_want when every kernel is native
 _blas_threads: dict[str, int | None] = {}    # applied: last BLAS limit set; default
 
 

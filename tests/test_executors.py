@@ -82,8 +82,10 @@ def mini_cnn_path() -> str:
 
 def test_config_lists_the_three_executors():
     from onert_py import config
-    from onert_py.core.exec import EXECUTORS as classes
-    assert config.EXECUTORS == EXECUTORS == tuple(classes)
+    from onert_py.core.exec import EXECUTORS as names, executor_class
+    assert config.EXECUTORS == EXECUTORS == tuple(names)
+    assert [executor_class(n).__name__ for n in EXECUTORS] == [
+        "LinearExecutor", "DataflowExecutor", "ParallelExecutor"]
     assert config.resolve(env={"EXECUTOR": "Parallel"}).executor == "Parallel"
 
 

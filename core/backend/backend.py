@@ -3,8 +3,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 import math
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -51,8 +50,7 @@ class IConfig(ABC):
         return []
 
 
-@dataclass(frozen=True)
-class FusionProposal:
+class FusionProposal(NamedTuple):
     """A group of ops a backend offers to run as one op of its own: `ops` in execution order
     (the last one's output is the group's), the fused op's `type` (the backend registers a
     kernel for it) and `params`, and `why` (explain() shows it). The compiler checks it
@@ -64,18 +62,25 @@ class FusionProposal:
     why: str
 
 
-@dataclass
 class ContextData:
-    """What the compiler gives a backend for one subgraph of one session."""
+    """What the compiler gives a backend for one subgraph of one session:
 
-    graph: Graph                      # the lowered subgraph (all backends' ops in it)
-    subgraph_index: int
-    op_order: list[int]               # this backend's ops, in execution order
-    exec_order: list[int]             # every op of the subgraph, in execution order
-    operands: set[int]                # operands this backend owns (native tensors)
-    options: dict[str, Any] = field(default_factory=dict)   # session config relevant to backends
-    external: dict[int, Any] = field(default_factory=dict)  # tensors owned elsewhere (IO, migrants)
-    compiler: Any = None              # the compiler of this session: .subgraph(i, shapes), .state
+    - `graph`: the lowered subgraph (all backends' ops in it), `subgraph_index`;
+    - `op_order`: this backend's ops, `exec_order`: every op of the subgraph, in execution order;
+    - `operands`: operands this backend owns (native tensors);
+    - `options`: session config relevant to backends;
+    - `external`: tensors owned elsewhere (IO, migrants);
+    - `compiler`: the compiler of this session (.subgraph(i, shapes), .state).
+    """
+
+    def __init__(self, graph: Graph, subgraph_index: int, op_order: list[int],
+                 exec_order: list[int], operands: set[int], options: dict[str, Any] | None = None,
+                 external: dict[int, Any] | None = None, compiler: Any = None) -> None:
+        self.graph, self.subgraph_index = graph, subgraph_index
+        self.op_order, self.exec_order, self.operands = op_order, exec_order, operands
+        self.options: dict[str, Any] = {} if options is None else options
+        self.external: dict[int, Any] = {} if external is None else external
+        self.compiler = compiler
 
     @property
     def max_tensor_bytes(self) -> int:

@@ -1,8 +1,7 @@
 """Kernel base class: configure() validates and prepares once, run() only computes."""
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, NamedTuple
 
 import numpy as np
 
@@ -102,8 +101,7 @@ class Kernel:
 Predicate = Callable[[Operation, Any], bool]
 
 
-@dataclass(frozen=True)
-class Registration:
+class Registration(NamedTuple):
     """One kernel class registered for one op key, with the form of the op it runs.
 
     `dtypes`: the dtypes of the op's first input that this kernel is for (None: any).

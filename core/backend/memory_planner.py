@@ -8,8 +8,7 @@ the interval rule; `dag_conflicts` builds it from the ops' happens-before relati
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, NamedTuple
 
 import numpy as np
 
@@ -18,8 +17,7 @@ from ...errors import ConfigError
 ALIGN = 64
 
 
-@dataclass(frozen=True)
-class Request:
+class Request(NamedTuple):
     index: int
     size: int
     first: int

@@ -2,13 +2,13 @@
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass, field
 from functools import lru_cache
 
 from ...config import DEFAULT_BACKENDS, Config
 from ...errors import BackendNotAvailableError, CompileError, ConfigError
 from ..backend import Backend, BackendContext, ContextData, KernelRefusal
-from ..exec import EXECUTORS, Step, Tracer
+from ..exec import executor_class
+from ..exec.executor import Step
 from ..ir import Model
 from .backend_manager import manager
 from .constant_folding import fold_constants
@@ -31,15 +31,18 @@ def known_op_names() -> frozenset[str]:
     return frozenset(builtins | {ir_type_of(b)[0] for b in builtins})
 
 
-@dataclass
 class CompiledSubgraph:
-    index: int
-    lowered: LoweredGraph
-    contexts: dict[str, BackendContext]
-    executor: object
-    inputs: list = field(default_factory=list)     # builtin IOTensors, model input order
-    outputs: list = field(default_factory=list)
-    io_float: frozenset[int] = frozenset()   # graph I/O operands it takes and gives as float32
+    """One subgraph compiled: its lowered graph, backend contexts and executor; `inputs` and
+    `outputs` are its builtin IOTensors in model order, `io_float` the graph I/O operands it
+    takes and gives as float32."""
+
+    def __init__(self, index: int, lowered: LoweredGraph, contexts: dict[str, BackendContext],
+                 executor: object, inputs: list | None = None, outputs: list | None = None,
+                 io_float: frozenset[int] = frozenset()) -> None:
+        self.index, self.lowered, self.contexts, self.executor = index, lowered, contexts, executor
+        self.inputs: list = [] if inputs is None else inputs
+        self.outputs: list = [] if outputs is None else outputs
+        self.io_float = io_float
 
     def release(self) -> None:
         """Stop the executor (worker threads), release every backend context (buffers, device
@@ -84,7 +87,11 @@ class Compiler:
         self.requested = list(config.backends or DEFAULT_BACKENDS)
         self.backends: dict[str, Backend] = {}
         self.failures: dict[str, str] = {}
-        self.tracer = Tracer(config.tracing) if config.tracing else None
+        if config.tracing:
+            from ..exec.tracing import Tracer
+            self.tracer = Tracer(config.tracing)
+        else:
+            self.tracer = None
         self.state: dict = {}           # run-time state shared by all subgraphs (variables, ...)
         self.children: dict[Key, CompiledSubgraph] = {}    # (subgraph, input shapes) -> compiled
         # child -> positions of its inputs shaped only at run time (While loop variables that
@@ -346,7 +353,7 @@ class Compiler:
         steps = [Step(oi, lowered.op_backend[oi], kernels[oi]) for oi in lowered.exec_order]
         reg = registries[BUILTIN]
         inputs = [reg.get_itensor(i) for i in lowered.graph.inputs]
-        executor = EXECUTORS[self.config.executor](steps, sg, self.tracer, inputs,
+        executor = executor_class(self.config.executor)(steps, sg, self.tracer, inputs,
                                                    segments=self.config.native_segments)
         return CompiledSubgraph(sg, lowered, contexts, executor, inputs,
                                 [reg.get_itensor(o) for o in lowered.graph.outputs], io_float)

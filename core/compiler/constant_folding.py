@@ -13,7 +13,7 @@ intermediate tensor of static shape (not a subgraph input or output, not a varia
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -24,11 +24,13 @@ from ..ir.sparsity import densify
 F32 = np.dtype(np.float32)
 
 
-@dataclass
-class Folded:
-    op: int             # the op's index in its subgraph
-    name: str           # DEQUANTIZE, DENSIFY
-    operand: int        # the output operand, now a constant
+class Folded(NamedTuple):
+    """One folded op: its index in its subgraph, its name (DEQUANTIZE, DENSIFY), and its output
+    operand, now a constant."""
+
+    op: int
+    name: str
+    operand: int
 
 
 def _dequantize(x, out) -> np.ndarray | None:

@@ -20,15 +20,14 @@ Config `fuse: false` skips all of this (the ops run one by one, for debugging an
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..backend import Backend, FusionProposal
 from ..ir import Operation, Params
 from .lowering import BUILTIN, LoweredGraph
 
 
-@dataclass(frozen=True)
-class FusedGroup:
+class FusedGroup(NamedTuple):
     """One fusion the compiler made: op `index` of `type` on `backend` covers `ops` (index,
     builtin name), in execution order; `why` is the backend's."""
 

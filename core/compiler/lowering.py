@@ -16,7 +16,6 @@ builtin (the IO tensor) and its producer shares it. Permute stays where a value 
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -27,19 +26,29 @@ from ..ir import Graph, Operation, Params
 BUILTIN = "builtin"
 
 
-@dataclass
 class LoweredGraph:
-    graph: Graph                       # a copy of the subgraph with Permutes added
-    op_backend: dict[int, str]         # op index -> backend id
-    home: dict[int, str]               # non-constant operand -> owning backend id
-    exec_order: list[int]              # op indices in execution order
-    permutes: list[int] = field(default_factory=list)
-    # (operand, owning backend, backend using the owner's tensor): crossings without a Permute
-    shared: list[tuple[int, str, str]] = field(default_factory=list)
-    # op index -> backend -> why it refused the op while compiling (compiler/fallback.py)
-    refusals: dict[int, dict[str, str]] = field(default_factory=dict)
-    # fused op index -> the group of ops it replaced (compiler/fusion.py: FusedGroup)
-    fused: dict[int, Any] = field(default_factory=dict)
+    """A subgraph lowered for its backends:
+
+    - `graph`: a copy of the subgraph with Permutes added;
+    - `op_backend`: op index -> backend id; `home`: non-constant operand -> owning backend id;
+    - `exec_order`: op indices in execution order; `permutes`: the Permute ops added;
+    - `shared`: (operand, owning backend, backend using the owner's tensor), the crossings
+      without a Permute;
+    - `refusals`: op index -> backend -> why it refused the op while compiling
+      (compiler/fallback.py);
+    - `fused`: fused op index -> the group of ops it replaced (compiler/fusion.py: FusedGroup).
+    """
+
+    def __init__(self, graph: Graph, op_backend: dict[int, str], home: dict[int, str],
+                 exec_order: list[int], permutes: list[int] | None = None,
+                 shared: list[tuple[int, str, str]] | None = None,
+                 refusals: dict[int, dict[str, str]] | None = None,
+                 fused: dict[int, Any] | None = None) -> None:
+        self.graph, self.op_backend, self.home, self.exec_order = graph, op_backend, home, exec_order
+        self.permutes: list[int] = [] if permutes is None else permutes
+        self.shared: list[tuple[int, str, str]] = [] if shared is None else shared
+        self.refusals: dict[int, dict[str, str]] = {} if refusals is None else refusals
+        self.fused: dict[int, Any] = {} if fused is None else fused
 
     def operands_of(self, backend_id: str) -> set[int]:
         """Operands the backend owns: those homed there plus the constants its ops read."""

@@ -8,7 +8,6 @@ Control flow (If/While/CallOnce), resource variables and Permute always go to bu
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 
 from ...errors import CompileError, UnsupportedOperationError
 from ..backend import Backend
@@ -18,21 +17,29 @@ BUILTIN_OPS = {"If", "While", "CallOnce", "Permute", "VarHandle", "ReadVariable"
                "AssignVariable"}
 
 
-@dataclass
 class Assignment:
-    backend: str
-    rule: str                                   # "default order", "fallback", "op type rule", ...
-    refusals: dict[str, str] = field(default_factory=dict)   # backend -> why it refused
-    explicit: bool = False                      # named by a mapping rule: never moved elsewhere
+    """Where one op runs: `backend`, the `rule` that chose it ("default order", "fallback", "op
+    type rule", ...), `refusals` (backend -> why it refused) and `explicit` (named by a mapping
+    rule: never moved elsewhere)."""
+
+    def __init__(self, backend: str, rule: str, refusals: dict[str, str] | None = None,
+                 explicit: bool = False) -> None:
+        self.backend, self.rule, self.explicit = backend, rule, explicit
+        self.refusals: dict[str, str] = {} if refusals is None else refusals
+
+    def __repr__(self) -> str:
+        return f"Assignment({self.backend!r}, {self.rule!r})"
 
 
-@dataclass
 class Rules:
-    """The user's mapping rules, already validated against op names and backend ids."""
+    """The user's mapping rules, already validated against op names and backend ids: `allops`,
+    `by_type` (IR type or builtin name -> backend), `by_index` ((subgraph, op) -> backend)."""
 
-    allops: str | None = None
-    by_type: dict[str, str] = field(default_factory=dict)      # IR type or builtin name -> backend
-    by_index: dict[tuple[int, int], str] = field(default_factory=dict)   # (subgraph, op) -> backend
+    def __init__(self, allops: str | None = None, by_type: dict[str, str] | None = None,
+                 by_index: dict[tuple[int, int], str] | None = None) -> None:
+        self.allops = allops
+        self.by_type: dict[str, str] = {} if by_type is None else by_type
+        self.by_index: dict[tuple[int, int], str] = {} if by_index is None else by_index
 
 
 def _explicit(op: Operation, sg: int, rules: Rules) -> tuple[str, str] | None:

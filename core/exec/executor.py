@@ -20,8 +20,6 @@ lowered graph's order (Dataflow and Parallel live in dataflow.py).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Callable
 
 from ...errors import ExecutionError, OnertPyError
 from ..backend import Kernel, host_array
@@ -104,17 +102,15 @@ def check_size(kernel, tensor, shape) -> None:
                              f"at run time")
 
 
-@dataclass
 class Step:
-    op_index: int
-    backend: str
-    kernel: Kernel
-    fast: Callable[[], None] | None = None      # what runs in a static execution
-    dynamic: DynamicRun | None = None            # what runs when shapes may differ
-    releases: list = field(default_factory=list)       # Linear: dynamic tensors dead after it
+    """One op of an executor's order: its kernel, `fast` (what runs in a static execution),
+    `dynamic` (what runs when shapes may differ) and `releases` (Linear: dynamic tensors dead
+    after it)."""
 
-    def __post_init__(self) -> None:
-        k = self.kernel
+    def __init__(self, op_index: int, backend: str, kernel: Kernel) -> None:
+        self.op_index, self.backend, self.kernel = op_index, backend, kernel
+        self.releases: list = []
+        k = kernel
         self.dynamic = DynamicRun(k)
         if k.dynamic:
             self.fast = self.dynamic

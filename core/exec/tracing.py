@@ -8,7 +8,6 @@ so a While's row holds only its own overhead and the shares add up to 100%.
 """
 from __future__ import annotations
 
-import json
 import os
 import threading
 import time
@@ -133,6 +132,7 @@ class Tracer:
 
     def write(self) -> str:
         """Write the trace JSON, and the summary as markdown beside it (`<trace>.summary.md`)."""
+        import json                      # here: a session without tracing never needs it
         folder = os.path.dirname(os.path.abspath(self.path))
         os.makedirs(folder, exist_ok=True)
         with open(self.path, "w", encoding="utf-8") as f:

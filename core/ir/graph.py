@@ -2,22 +2,27 @@
 from __future__ import annotations
 
 import mmap
-from dataclasses import dataclass, field
 from typing import Any
 
 from .operand import Operand
 from .operation import Operation
 
 
-@dataclass
 class Graph:
     """One subgraph: operands and operations keyed by their file indices, plus I/O lists."""
 
-    name: str
-    operands: dict[int, Operand] = field(default_factory=dict)
-    operations: dict[int, Operation] = field(default_factory=dict)
-    inputs: list[int] = field(default_factory=list)
-    outputs: list[int] = field(default_factory=list)
+    def __init__(self, name: str, operands: dict[int, Operand] | None = None,
+                 operations: dict[int, Operation] | None = None, inputs: list[int] | None = None,
+                 outputs: list[int] | None = None) -> None:
+        self.name = name
+        self.operands: dict[int, Operand] = {} if operands is None else operands
+        self.operations: dict[int, Operation] = {} if operations is None else operations
+        self.inputs: list[int] = [] if inputs is None else inputs
+        self.outputs: list[int] = [] if outputs is None else outputs
+
+    def __repr__(self) -> str:
+        return (f"Graph({self.name!r}, {len(self.operations)} ops, {len(self.operands)} operands, "
+                f"inputs={self.inputs}, outputs={self.outputs})")
 
     def producers(self) -> dict[int, int]:
         """operand index -> index of the operation that writes it."""
@@ -39,16 +44,20 @@ class Graph:
         return max(self.operations, default=-1) + 1
 
 
-@dataclass
 class Model:
-    """A loaded model: subgraphs (0 is primary), where it came from, and config it carries."""
+    """A loaded model: subgraphs (0 is primary), where it came from (`fmt`: "tflite" or
+    "circle"), the config it carries (`package_config`: an nnpackage's configs[0]) and what backs
+    its constants (`keepalive`: the file mapping)."""
 
-    subgraphs: list[Graph]
-    fmt: str                                   # "tflite" or "circle"
-    path: str | None = None
-    description: str = ""
-    package_config: dict[str, str] = field(default_factory=dict)   # nnpackage configs[0]
-    keepalive: list[Any] = field(default_factory=list)              # mmap backing constants
+    def __init__(self, subgraphs: list[Graph], fmt: str, path: str | None = None,
+                 description: str = "", package_config: dict[str, str] | None = None,
+                 keepalive: list[Any] | None = None) -> None:
+        self.subgraphs, self.fmt, self.path, self.description = subgraphs, fmt, path, description
+        self.package_config: dict[str, str] = {} if package_config is None else package_config
+        self.keepalive: list[Any] = [] if keepalive is None else keepalive
+
+    def __repr__(self) -> str:
+        return f"Model({self.fmt}, {len(self.subgraphs)} subgraphs, path={self.path!r})"
 
     @property
     def primary(self) -> Graph:

@@ -1,7 +1,7 @@
 """Operands: the tensors of a graph, with shape, dtype, quantization and constant data."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 
@@ -10,8 +10,7 @@ from .dtypes import BLOCK_TYPES
 QUANTIZED_DTYPES = frozenset(np.dtype(t) for t in (np.int8, np.uint8, np.int16))
 
 
-@dataclass(frozen=True)
-class Quantization:
+class Quantization(NamedTuple):
     """Affine quantization: real = scale * (q - zero_point), per tensor or per channel on `axis`."""
 
     scale: np.ndarray
@@ -29,22 +28,26 @@ class Quantization:
         return {"scale": float(self.scale[0]), "zero_point": int(self.zero_point[0])}
 
 
-@dataclass
 class Operand:
-    """One tensor of a graph. `index` is the tensor's index in the model file's subgraph."""
+    """One tensor of a graph. `index` is the tensor's index in the model file's subgraph.
 
-    index: int
-    name: str
-    shape: tuple[int, ...]
-    dtype: np.dtype | None
-    type_name: str = "FLOAT32"
-    quant: Quantization | None = None
-    data: np.ndarray | None = None          # constant data, a read-only view of the model file
-    shape_signature: tuple[int, ...] | None = None
-    is_variable: bool = False
-    sparsity: object | None = None          # SparsityParameters for DENSIFY inputs
-    extra: dict = field(default_factory=dict)
-    dynamic: bool = False                   # shape known only at run time (set by the compiler)
+    `data`: constant data, a read-only view of the model file; `sparsity`: SparsityParameters
+    for DENSIFY inputs; `dynamic`: shape known only at run time (set by the compiler)."""
+
+    def __init__(self, index: int, name: str, shape: tuple[int, ...], dtype: np.dtype | None,
+                 type_name: str = "FLOAT32", quant: Quantization | None = None,
+                 data: np.ndarray | None = None, shape_signature: tuple[int, ...] | None = None,
+                 is_variable: bool = False, sparsity: object | None = None,
+                 extra: dict | None = None, dynamic: bool = False) -> None:
+        self.index, self.name, self.shape, self.dtype = index, name, shape, dtype
+        self.type_name, self.quant, self.data = type_name, quant, data
+        self.shape_signature, self.is_variable, self.sparsity = shape_signature, is_variable, sparsity
+        self.extra = {} if extra is None else extra
+        self.dynamic = dynamic
+
+    def __repr__(self) -> str:
+        return (f"Operand(#{self.index} {self.name!r} {self.shape} {self.type_name}"
+                + (" const" if self.data is not None else "") + ")")
 
     @property
     def is_constant(self) -> bool:

@@ -1,7 +1,6 @@
 """Operations of the IR: onert's grouped op type, the builtin it came from, and its params."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, Iterator
 
 
@@ -38,22 +37,25 @@ class Params:
         return f"Params({inner})"
 
 
-@dataclass
 class Operation:
     """One node of a graph. `index` is the operator's index in the model file's subgraph
-    (operations added by the compiler, such as Permute, get indices past the file's count)."""
+    (operations added by the compiler, such as Permute, get indices past the file's count).
 
-    index: int
-    type: str                  # onert IR type: "Conv2D", "BinaryArithmetic", "Permute", ...
-    builtin: str               # schema builtin name: "CONV_2D", "ADD", "CUSTOM", ...
-    inputs: list[int]          # operand indices, -1 for an absent optional input
-    outputs: list[int]
-    params: Params = field(default_factory=Params)
-    subtype: str | None = None  # for grouped types: "ADD", "RELU6", "MEAN", ...
-    custom_code: str | None = None
-    version: int = 1
-    # operand indices of the op's intermediate tensors (a quantized LSTM's gate scales)
-    intermediates: list[int] = field(default_factory=list)
+    `type`: onert IR type ("Conv2D", "BinaryArithmetic", "Permute", ...); `builtin`: schema
+    builtin name ("CONV_2D", "ADD", "CUSTOM", ...); `inputs`/`outputs`: operand indices, -1 for
+    an absent optional input; `subtype`: for grouped types ("ADD", "RELU6", "MEAN", ...);
+    `intermediates`: operand indices of the op's intermediate tensors (a quantized LSTM's gate
+    scales)."""
+
+    def __init__(self, index: int, type: str, builtin: str, inputs: list[int],
+                 outputs: list[int], params: Params | None = None, subtype: str | None = None,
+                 custom_code: str | None = None, version: int = 1,
+                 intermediates: list[int] | None = None) -> None:
+        self.index, self.type, self.builtin = index, type, builtin
+        self.inputs, self.outputs = inputs, outputs
+        self.params = Params() if params is None else params
+        self.subtype, self.custom_code, self.version = subtype, custom_code, version
+        self.intermediates = [] if intermediates is None else intermediates
 
     @property
     def name(self) -> str:

@@ -1,7 +1,6 @@
 """nnpackage directories: metadata/MANIFEST (JSON) naming the models and a config file."""
 from __future__ import annotations
 
-import json
 import os
 
 from ...errors import ModelLoadError
@@ -11,6 +10,7 @@ MANIFEST = os.path.join("metadata", "MANIFEST")
 
 def read_manifest(pkg_dir: str) -> tuple[str, str | None, dict[str, str]]:
     """(primary model path, its declared type or None, configs[0] KEY=VALUE pairs)."""
+    import json                  # here: loading a plain model file never needs it
     path = os.path.join(pkg_dir, MANIFEST)
     if not os.path.isfile(path):
         raise ModelLoadError(f"{pkg_dir}: a directory, but not an nnpackage (no {MANIFEST})")

@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import re
 import struct
-from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..ir.dtypes import type_name
 from ..ir.op_catalog import CIRCLE_EXTRA_CODES
@@ -21,8 +20,7 @@ from .schema_tables import ENUMS, FIELDS, OPTIONS
 Field = tuple[str, int, str, Any]
 
 
-@dataclass(frozen=True)
-class Schema:
+class Schema(NamedTuple):
     """One flatbuffer schema: its generated package, file identifier and enum tables."""
 
     fmt: str

@@ -34,7 +34,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..ir import Graph, Operation
-from ..quant import ggml_blocks, qmath
+from ..quant import qmath
 from .base import CLAMPS, F32, OpKernel, activation
 from .forms import is_quantized
 from .quant_base import I8, I16, U8, QuantOpKernel
@@ -159,6 +159,7 @@ class GgmlFullyConnectedBase(OpKernel):
 
     def validate(self) -> None:
         x, w = self.inputs[0], self.inputs[1]
+        from ..quant import ggml_blocks     # GGML models only: not on every cold start
         self.fmt = ggml_blocks.block_format(w.type_name)
         self.units, self.depth = int(w.shape[0]), int(w.shape[1])
         if int(np.prod(x.shape)) % self.depth:

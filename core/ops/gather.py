@@ -11,7 +11,6 @@ from __future__ import annotations
 import numpy as np
 
 from ..ir import Graph, Operation
-from ..quant import ggml_blocks
 from .base import F32
 from .movement import DataKernel, MoveKernel
 
@@ -88,11 +87,13 @@ class GgmlGatherBase(GatherBase):
     def validate(self) -> None:
         self.check_index_dtype(1, allowed=(np.int32, np.int64))
         self.check_axes()
+        from ..quant import ggml_blocks     # GGML models only: not on every cold start
         self.fmt = ggml_blocks.block_format(self.inputs[0].type_name)
 
     def prepare(self) -> None:
         self.geometry(self.inputs[0].shape)
-        self.inner_bytes = self.inner // ggml_blocks.QK * self.fmt.block_bytes
+        from ..quant.ggml_blocks import QK
+        self.inner_bytes = self.inner // QK * self.fmt.block_bytes
         self.src = self.buf(0).reshape(self.batch, self.outer, self.limit, self.inner_bytes)
         self.dst = self.out.reshape(self.batch, self.outer, self.n_idx, self.inner)
 

@@ -10,7 +10,6 @@ from ....core.ops.base import CLAMPS
 from ....core.ops.forms import ggml_params, ggml_weights
 from ....core.ops.fully_connected import GgmlFullyConnectedBase
 from ....core.ops.gather import GgmlGatherBase
-from ....core.quant.ggml_blocks import QK
 from .base import NeonMixin, clamp_range, register
 from .gemm import bias_array
 
@@ -49,6 +48,7 @@ class GgmlGatherLayer(NeonMixin, GgmlGatherBase):
     native_group = "ggml"
 
     def prepare(self) -> None:
+        from ....core.quant.ggml_blocks import QK
         super().prepare()
         self.plan = self.lib.GatherPlan(self.fmt.name, self.batch, self.outer, self.limit,
                                         self.n_idx, self.inner // QK,

@@ -151,6 +151,14 @@ def test_blas_single_threaded_beside_openmp(native):
         s.run(np.ones((2, 3), np.float32))
         from onert_py.session import _blas_threads as recorded
         assert _blas_threads() == recorded["default"]      # what BLAS had before any limit
+    b = ModelBuilder()                         # every kernel native: no BLAS call to limit
+    x = b.add_input("x", (2, 8))
+    h = b.add_tensor("h", (2, 4))
+    b.add_op("FULLY_CONNECTED", [x, b.add_const("w", np.ones((4, 8), np.float32)), -1], [h])
+    b.add_output(h)
+    with onert_py.Session(b.build(), backends="acl_neon;cpu", config={"num_threads": 1}) as s:
+        assert s.run(np.ones((2, 8), np.float32))[0].tolist() == [[8.0] * 4] * 2
+        assert _blas_threads() == recorded["default"]      # left as it was, not set to 1
 
 
 def test_op_modules_table_names_every_registration():
