@@ -7,9 +7,11 @@ Per model and backend string:
 - ``ray xW``: ``predict(ds, model, concurrency=W, num_cpus=1)`` on a local Ray with as many CPUs
   as the machine (one Session per worker, one thread each), over ``--rows`` rows.
 
-Rows per second of the Ray cells are *steady* figures: rows / (last batch end - first batch
-start), both stamped inside the workers, so the start of Ray, of the actors and their
-Sessions is left out (it is reported apart, as end-to-end seconds). The rows are 64 distinct
+Rows per second of the Ray cells are *steady* figures, from the batches' start and end times
+stamped inside the workers: the rows done while every worker runs, over that window (from the
+last worker's first batch to the first worker's last), so the start of Ray, of the actors and
+their Sessions, and a second actor starting later than the first, are left out (start-up is
+reported apart, as end-to-end seconds; the first-batch-to-last-batch rate is in --json). The rows are 64 distinct
 random samples repeated, gathered from the object store by a zero-CPU step before the
 workers, so that the data set does not fill the memory. Speed-up = ray x2 / ray x1;
 overhead = 1 - ray x1 / plain. Ray's workers run at nice 0 here, like the plain loop (Ray
@@ -206,6 +208,7 @@ def ray_run(path: str, backends: str, pool_ref: Any, rows: int, workers: int,
     col = {k: np.concatenate(v) for k, v in got.items()}
     assert sorted(col["id"].tolist()) == list(range(rows)), "rows lost or duplicated"
     window = float(col["t1"].max() - col["t0"].min())
+    steady = all_busy_rate(col)
     per_worker = {}
     for pid in sorted(set(col["pid"].tolist())):
         mine = col["pid"] == pid
@@ -213,8 +216,37 @@ def ray_run(path: str, backends: str, pool_ref: Any, rows: int, workers: int,
         per_worker[pid] = {"rows": int(mine.sum()),
                            "busy": round(sum(b - a for a, b in spans) / window, 3),
                            "cpu": round(float(col["cpu"][mine].sum()) / window, 3)}
-    return {"rows": rows, "steady_seconds": window, "rows_per_s": rows / window,
-            "end_to_end_seconds": wall, "workers": per_worker, "cpu_cores": cpu}
+    return {"rows": rows, "steady_seconds": steady[1], "rows_per_s": steady[0],
+            "first_to_last_rows_per_s": rows / window, "end_to_end_seconds": wall,
+            "workers": per_worker, "cpu_cores": cpu}
+
+
+def all_busy_rate(col: dict[str, np.ndarray]) -> tuple[float, float]:
+    """(rows per second, seconds) while every worker is running: from the last worker's first
+    batch start to the first worker's last batch end, each batch's rows counted by the share of
+    its span inside that window. A worker whose actor starts later than another's (actor and
+    Session start-up, a second or more) leaves out the stretch where fewer ran. Falls back to
+    first start .. last end when that window is empty (one worker, or workers that never ran at
+    once)."""
+    pids = np.unique(col["pid"])
+    lo = max(float(col["t0"][col["pid"] == p].min()) for p in pids)
+    hi = min(float(col["t1"][col["pid"] == p].max()) for p in pids)
+    if hi <= lo:
+        lo, hi = float(col["t0"].min()), float(col["t1"].max())
+    rows = 0.0
+    for t0, t1, n in _batches(col):
+        span = t1 - t0
+        inside = max(0.0, min(t1, hi) - max(t0, lo))
+        rows += n * (inside / span if span > 0 else float(lo <= t0 <= hi))
+    return rows / (hi - lo), hi - lo
+
+
+def _batches(col: dict[str, np.ndarray]) -> list[tuple[float, float, int]]:
+    """(start, end, rows) of each batch the workers stamped."""
+    spans: dict[tuple[float, float, int], int] = {}
+    for t0, t1, pid in zip(col["t0"].tolist(), col["t1"].tolist(), col["pid"].tolist()):
+        spans[(t0, t1, pid)] = spans.get((t0, t1, pid), 0) + 1
+    return [(t0, t1, n) for (t0, t1, _), n in spans.items()]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -274,8 +306,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             c = cell.get(f"ray_x{w}", {}).get("cpu_cores") or {}
             lines.append(f"| {cell['model']} | {cell['backends']} | {w} | "
                          + " | ".join(f"{c.get(g, 0.0):.2f}" for g in CpuShares.GROUPS) + " |")
-    lines += ["", "Ray cells: steady rows/s, between the first batch's start and the last "
-              "batch's end inside the workers (start-up excluded; end-to-end seconds include it). "
+    lines += ["", "Ray cells: steady rows/s, while every worker runs (from the last worker's "
+              "first batch to the first worker's last, stamped inside the workers; start-up "
+              "excluded, end-to-end seconds include it). "
               "The CPU table covers each Ray cell's whole run, start-up included; each "
               "worker's busy and on-CPU shares of the steady window are in --json (workers). "
               "On a shared machine figures are noisy."]
