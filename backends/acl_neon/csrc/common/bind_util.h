@@ -16,6 +16,7 @@
 
 #include "isa.h"
 #include "native_bind.h"
+#include "parallel.h"
 
 namespace onert_neon {
 namespace py = pybind11;
@@ -67,8 +68,29 @@ py::capsule bind_plan(py::object self, py::args args) {
       std::move(keep));
 }
 
-// set_isa / active_isa / detected_isa / available_isas on every kernel module
+// Every kernel module of the package runs its ranges on one worker pool (parallel.h): the
+// first module imported publishes its pool as the package attribute `_thread_pool` (a capsule),
+// the later ones adopt it.
+inline void share_thread_pool(py::module_& m) {
+  const std::string name = py::str(m.attr("__name__"));
+  const size_t dot = name.rfind('.');
+  if (dot == std::string::npos) return;          // not in a package: the module's own pool
+  py::module_ package = py::module_::import(name.substr(0, dot).c_str());
+  constexpr const char* kCapsule = "onert_neon.ThreadPoolApi";
+  if (py::hasattr(package, "_thread_pool")) {
+    py::object cap = package.attr("_thread_pool");
+    if (PyCapsule_IsValid(cap.ptr(), kCapsule))
+      adopt_thread_pool(static_cast<const ThreadPoolApi*>(PyCapsule_GetPointer(cap.ptr(), kCapsule)));
+    return;
+  }
+  package.attr("_thread_pool") =
+      py::capsule(static_cast<const void*>(thread_pool_api()), kCapsule);
+}
+
+// set_isa / active_isa / detected_isa / available_isas on every kernel module (and the shared
+// worker pool: share_thread_pool)
 inline void add_isa_functions(py::module_& m) {
+  share_thread_pool(m);
   m.def("set_isa", [](const std::string& name) { return set_isa(name.c_str()); },
         "Cap the instruction set the kernels use; False if unknown or not supported here");
   m.def("active_isa", [] { return std::string(isa_name(active_isa())); });

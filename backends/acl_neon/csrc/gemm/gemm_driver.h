@@ -1,6 +1,7 @@
 // The threaded tile loop shared by the GEMM entry points (baseline files only).
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -18,11 +19,17 @@ TileKernel tile_kernel();   // the active ISA's micro-kernel
 
 constexpr int64_t kColBlock = 32;   // columns per task (a multiple of every ISA's step)
 
-// Tasks are (row tile, 32-column block) pairs, row-tile major; each thread takes a contiguous
-// run of them and calls the micro-kernel once per row tile it touches. `rows_of(m0, rows,
-// scratch, lda)` returns the A rows of a tile (in place, or gathered into `scratch`, which
-// holds mr*K floats when `scratch_needed`). `epi` (none when null) runs on each tile's rows and
-// columns right after the micro-kernel stored them, while they are in cache.
+constexpr int64_t kGroupBytes = 256 * 1024;   // B panels per column group (L2-resident)
+
+// Tasks are (row tile, 32-column block) pairs, taken column group by column group: a group is
+// the most column blocks whose B panels fit kGroupBytes (all of B for most layers), and every
+// row tile runs over a group's blocks before the next group starts, so a B larger than L2 is
+// read from memory once instead of once per row tile. Within a group, tasks are row-tile major;
+// each thread takes a contiguous run of them and calls the micro-kernel once per row tile and
+// group it touches. `rows_of(m0, rows, scratch, lda)` returns the A rows of a tile (in place,
+// or gathered into `scratch`, which holds mr*K floats when `scratch_needed`). `epi` (none when
+// null) runs on each tile's rows and columns right after the micro-kernel stored them, while
+// they are in cache.
 template <class RowsOf>
 void run_tiles(int64_t M, const PackedB& b, float* c, int64_t ldc, float lo, float hi,
                int threads, bool scratch_needed, RowsOf&& rows_of,
@@ -33,6 +40,8 @@ void run_tiles(int64_t M, const PackedB& b, float* c, int64_t ldc, float lo, flo
   const int64_t K = b.K, N = b.N;
   const int64_t mtiles = (M + tk.mr - 1) / tk.mr;
   const int64_t cblocks = (N + kColBlock - 1) / kColBlock;
+  const int64_t block_bytes = K * kColBlock * static_cast<int64_t>(sizeof(float));
+  const int64_t group = std::max<int64_t>(1, std::min(cblocks, kGroupBytes / block_bytes));
   // a thread's share must be worth a fork/join (and, on a busy machine, waiting for a core):
   // at least kMinFlops of real work (a 1-row FC tile does 1/mr of a full tile's)
   constexpr int64_t kMinFlops = 400000;
@@ -41,17 +50,19 @@ void run_tiles(int64_t M, const PackedB& b, float* c, int64_t ldc, float lo, flo
   const int64_t grain = flops_per_task >= kMinFlops ? 1 : kMinFlops / flops_per_task;
   parallel_range(threads, mtiles * cblocks, grain, [&](int64_t tb, int64_t te) {
     std::vector<float> scratch(scratch_needed ? static_cast<size_t>(tk.mr * K) : 0);
-    int64_t last_mt = -1;
+    int64_t last_m0 = -1;
     const float* a = nullptr;
     int64_t lda = K;
     for (int64_t task = tb; task < te;) {
-      const int64_t mt = task / cblocks, cb0 = task % cblocks;
-      const int64_t cb1 = cb0 + (te - task) < cblocks ? cb0 + (te - task) : cblocks;
-      const int64_t m0 = mt * tk.mr;
+      const int64_t g = task / (mtiles * group), g0 = g * group;
+      const int64_t width = std::min(group, cblocks - g0);   // blocks in this group
+      const int64_t off = task - g * mtiles * group;
+      const int64_t cb0 = g0 + off % width, cb1 = std::min(g0 + width, cb0 + (te - task));
+      const int64_t m0 = off / width * tk.mr;
       const int rows = static_cast<int>(M - m0 < tk.mr ? M - m0 : tk.mr);
-      if (mt != last_mt) {
+      if (m0 != last_m0) {
         a = rows_of(m0, rows, scratch.data(), lda);
-        last_mt = mt;
+        last_m0 = m0;
       }
       TileArgs t{rows, K, a, lda, &b, c + m0 * ldc, ldc, cb0 * kColBlock,
                  cb1 * kColBlock < N ? cb1 * kColBlock : N, lo, hi};

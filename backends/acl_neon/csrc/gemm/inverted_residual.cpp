@@ -3,7 +3,6 @@
 // bodies (SSE2 / NEON / portable).
 #include "inverted_residual.h"
 
-#include <omp.h>
 
 #include <algorithm>
 #include <cassert>
@@ -93,7 +92,7 @@ void inverted_residual_f32(const InvertedResidual& f, const float* x, float* y, 
   parallel_range(threads, int64_t{p.n} * p.oh, grain, [&](int64_t r0, int64_t r1) {
     const uintptr_t addr = reinterpret_cast<uintptr_t>(scratch);
     float* base = scratch + (kAlign - addr / sizeof(float) % kAlign) % kAlign;
-    float* ring = base + omp_get_thread_num() * per_thread;
+    float* ring = base + parallel_slot() * per_thread;
     float* dwrows = ring + (f.expand ? slots * row_len : 0);
     int64_t first = -1, next = -1;   // the ring holds input rows [first, next) (b * h + iy)
     for (int64_t r = r0; r < r1;) {

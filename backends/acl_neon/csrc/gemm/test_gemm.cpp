@@ -163,6 +163,28 @@ NEON_TEST(gemm_odd_sizes_and_clamps) {
         }
 }
 
+// B larger than a column group (gemm_driver.h's kGroupBytes): K = 700 makes groups of 2
+// 32-column blocks, N = 229 ends in a partial group with a column tail, M = 29 in a row tail;
+// threads 1 to 3 split the groups
+NEON_TEST(gemm_column_groups) {
+  const int64_t M = 29, N = 229, K = 700;
+  auto a = seq(M * K, 7), w = seq(N * K, 8), bias = seq(N, 9);
+  PackedB b;
+  pack_b(w.data(), K, bias.data(), N, K, b);
+  std::vector<double> want(static_cast<size_t>(M * N));
+  for (int64_t m = 0; m < M; ++m)
+    for (int64_t n = 0; n < N; ++n) {
+      double acc = bias[n];
+      for (int64_t k = 0; k < K; ++k) acc += double(a[m * K + k]) * w[n * K + k];
+      want[m * N + n] = acc;
+    }
+  for (int threads : {1, 2, 3}) {
+    std::vector<float> c(static_cast<size_t>(M * N), 99.0f);
+    gemm_f32(a.data(), M, K, b, c.data(), N, -INFINITY, INFINITY, threads);
+    for (int64_t i = 0; i < M * N; ++i) CHECK_NEAR(c[i], want[i], 1e-4);
+  }
+}
+
 NEON_TEST(conv_forms) {
   for (int threads : {1, 2}) {
     check_conv({1, 6, 7, 5, 1, 1, 1, 1, 1, 1, 0, 0, 6, 7, 19}, -INFINITY, INFINITY, threads);

@@ -81,6 +81,9 @@ NEON_TEST(depthwise_conv_shapes) {
       {1, 7, 37, 21, 1, 3, 2, 1, true, 0, 6},    {2, 6, 38, 17, 1, 3, 2, 1, false, -inf, inf},
       {1, 9, 41, 35, 1, 5, 2, 1, true, -1, 1},   {1, 8, 43, 16, 1, 5, 2, 1, false, 0, inf},
       {1, 5, 29, 24, 1, 5, 1, 1, true, 0, 6},    {2, 5, 27, 40, 1, 3, 1, 1, false, -inf, inf},
+      // stride 2 over several channel blocks: column segments (dw_rows.inc's kDwSegment), the
+      // last one partial, each with its edges, runs and channel tail
+      {1, 5, 70, 40, 1, 3, 2, 1, true, 0, 6},    {1, 6, 69, 33, 1, 5, 2, 1, false, -inf, inf},
   };
   int seed = 0;
   for (const Case& t : cases) {
