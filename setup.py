@@ -35,7 +35,7 @@ ISA_FLAGS = {
                 "-mavx512vl", "-mavx512vnni"],
 }
 DEBUG = os.environ.get("ONERT_NATIVE_DEBUG") == "1"
-BASE_FLAGS = ["-std=c++17", "-fopenmp", "-fvisibility=hidden"] + (
+BASE_FLAGS = ["-std=c++17", "-pthread", "-fvisibility=hidden"] + (
     ["-O1", "-g", "-UNDEBUG"] if DEBUG else ["-O3", "-DNDEBUG"])
 
 
@@ -86,7 +86,7 @@ def native_extensions() -> list[Extension]:
         exts.append(Extension(
             "onert_py.core.exec._native", [str((RUNTIME / "native.cpp").relative_to(HERE))],
             depends=runtime_headers(), language="c++", optional=True,
-            extra_compile_args=BASE_FLAGS, extra_link_args=["-fopenmp"]))
+            extra_compile_args=BASE_FLAGS, extra_link_args=["-pthread"]))
     if not CSRC.is_dir():
         return exts
     common = sorted(str(p.relative_to(HERE)) for p in (CSRC / "common").glob("*.cpp"))
@@ -102,7 +102,7 @@ def native_extensions() -> list[Extension]:
         exts.append(Extension(
             f"onert_py.backends.acl_neon._{group.name}", sources + common, depends=headers,
             language="c++", optional=True,
-            extra_compile_args=BASE_FLAGS, extra_link_args=["-fopenmp"]))
+            extra_compile_args=BASE_FLAGS, extra_link_args=["-pthread"]))
     return exts
 
 

@@ -117,6 +117,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
                    help="put every row in the object store before timing (rows x sample "
                    "bytes of memory): the inference stage alone, without the step that "
                    "produces the rows")
+    p.add_argument("--no-tune", action="store_true",
+                   help="run batch-size rows per model run (predict(tune=False)) instead of "
+                   "the run size each actor measures as fastest on its first batch")
     p.add_argument("--wait-idle", type=float, default=0.0, metavar="S",
                    help="before each cell, wait up to S s until other processes use < 0.25 "
                    "cores (default 0: don't wait)")
@@ -165,7 +168,7 @@ def _gather(batch: dict[str, np.ndarray], pool_ref: Any) -> dict[str, np.ndarray
 
 
 def ray_run(path: str, backends: str, pool_ref: Any, rows: int, workers: int,
-            batch_size: int, materialize: bool) -> dict[str, float]:
+            batch_size: int, materialize: bool, tune: bool = True) -> dict[str, float]:
     """Steady rows per second of predict() with `workers` actors (see the module docstring)."""
     import ray.data
 
@@ -180,7 +183,8 @@ def ray_run(path: str, backends: str, pool_ref: Any, rows: int, workers: int,
             out = super().__call__(batch)
             n = len(out["id"])
             out.update(t0=np.full(n, t0), t1=np.full(n, time.time()), pid=np.full(n, os.getpid()),
-                       cpu=np.full(n, (time.process_time() - c0) / n))
+                       cpu=np.full(n, (time.process_time() - c0) / n),
+                       rows_per_run=np.full(n, self.rows_per_run))
             return out
 
     # the ids are materialized first: reading them would take a CPU the workers hold
@@ -190,13 +194,13 @@ def ray_run(path: str, backends: str, pool_ref: Any, rows: int, workers: int,
     if materialize:           # the rows wait in the object store: the inference stage alone
         ds = ds.materialize()
     kwargs = predictor_kwargs(path, backends, None, 1)
-    kwargs.update(batch_size=batch_size, id_column="id", keep_columns=["id"])
+    kwargs.update(batch_size=batch_size, id_column="id", keep_columns=["id"], tune=tune)
     preds = ds.map_batches(Stamped, fn_constructor_kwargs=kwargs, batch_size=batch_size,
                            num_cpus=1, batch_format="numpy",
                            compute=ray.data.ActorPoolStrategy(size=workers))
     shares = CpuShares().start()
     t0 = time.perf_counter()
-    got: dict[str, list] = {k: [] for k in ("id", "t0", "t1", "pid", "cpu")}
+    got: dict[str, list] = {k: [] for k in ("id", "t0", "t1", "pid", "cpu", "rows_per_run")}
     seen, cpu = 0, None
     for b in preds.iter_batches(batch_size=None):       # no step after the workers: it would
         for k, v in got.items():                         # wait for a CPU that they hold
@@ -215,7 +219,8 @@ def ray_run(path: str, backends: str, pool_ref: Any, rows: int, workers: int,
         spans = set(zip(col["t0"][mine].tolist(), col["t1"][mine].tolist()))   # one per batch
         per_worker[pid] = {"rows": int(mine.sum()),
                            "busy": round(sum(b - a for a, b in spans) / window, 3),
-                           "cpu": round(float(col["cpu"][mine].sum()) / window, 3)}
+                           "cpu": round(float(col["cpu"][mine].sum()) / window, 3),
+                           "rows_per_run": int(col["rows_per_run"][mine][-1])}
     return {"rows": rows, "steady_seconds": steady[1], "rows_per_s": steady[0],
             "first_to_last_rows_per_s": rows / window, "end_to_end_seconds": wall,
             "workers": per_worker, "cpu_cores": cpu}
@@ -259,7 +264,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     info = machine_info()
     lines = ["## onert_py on Ray Data: rows per second", "", header_line(info),
              f"Ray {ray.__version__}; {args.rows} rows per Ray run, batch {args.batch_size}; "
-             f"1 thread per Session; Ray workers at nice {args.worker_niceness}", ""]
+             f"1 thread per Session; Ray workers at nice {args.worker_niceness}; "
+             f"rows per model run {'= batch' if args.no_tune else 'tuned per actor'}", ""]
     lines += ["| model | backends | plain loop rows/s | ray x1 rows/s | ray x2 rows/s | "
               "x2 / x1 | overhead x1 vs plain | end-to-end s (x1, x2) |",
               "|---|---|---:|---:|---:|---:|---:|---|"]
@@ -291,7 +297,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         wait_for_idle(args.wait_idle)
                     log(f"{name} [{backends}]: ray x{w}")
                     cell[f"ray_x{w}"] = ray_run(path, backends, pool_ref, args.rows, w,
-                                                args.batch_size, args.materialize)
+                                                args.batch_size, args.materialize,
+                                                not args.no_tune)
                 results["cells"].append(cell)
                 lines.append(row_of(cell, args.workers))
                 log(lines[-1])

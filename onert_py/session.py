@@ -308,7 +308,7 @@ class Session:
 
     def _blas_threads_wanted(self):
         """BLAS threads for this session's runs: config num_threads (None: the library's
-        default), but 1 when a backend with its own thread pool (acl_neon's OpenMP) shares the
+        default), but 1 when a backend with its own thread pool (acl_neon's) shares the
         session with other backends: their BLAS calls run between its parallel regions, and
         two pools spinning on the same cores made mixed models several times slower.
         `_NO_BLAS` when every kernel compiled is a native step (no Python kernel, hence no

@@ -15,7 +15,7 @@ class AclNeonConfig(IConfig):
     id = "acl_neon"
     host_memory = True
     support_dynamic_tensor = False
-    own_thread_pool = True       # OpenMP
+    own_thread_pool = True       # csrc/common/parallel.cpp
 
     def initialize(self) -> bool:
         """Available when its `_core` module and the core's native runtime (the slots and
@@ -42,7 +42,7 @@ class AclNeonConfig(IConfig):
 
 class AclNeonContext(HostBackendContext):
     """Host tensors as cpu has them; kernels read `threads` (config num_threads, default all
-    cores) for their OpenMP parallel regions."""
+    cores): how many threads of the process-wide pool (csrc/common/parallel.h) a call uses."""
 
     def __init__(self, backend, data: ContextData, registry) -> None:
         super().__init__(backend, data, registry)

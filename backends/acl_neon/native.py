@@ -12,7 +12,7 @@ import threading
 from types import ModuleType
 
 BUILD_HINT = ("the acl_neon native extension is built when onert_py is installed with a C++17 "
-              "compiler and OpenMP (e.g. `apt install g++` then `pip install -e .`, or "
+              "compiler (e.g. `apt install g++` then `pip install -e .`, or "
               "`make native` in a checkout)")
 
 _lock = threading.Lock()

@@ -22,7 +22,7 @@ class IConfig(ABC):
     support_dynamic_tensor: bool = False
     support_permutation: bool = False
     support_fp16: bool = False
-    # the backend's kernels run on a thread pool of their own (OpenMP): in a session that also
+    # the backend's kernels run on a thread pool of their own (acl_neon's): in a session that also
     # uses other backends, the host BLAS those use is kept to one thread, so the two pools do
     # not spin against each other on the same cores
     own_thread_pool: bool = False

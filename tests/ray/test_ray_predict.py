@@ -101,6 +101,41 @@ def test_predictor_short_batch_is_padded_or_recompiled_by_cost():
     np.testing.assert_array_equal(out["y"], plain_outputs(conv_add_relu_model(), cols)["y"][:3])
 
 
+def test_predictor_tune_keeps_the_run_size_with_least_time_per_row():
+    """tune=True: runs of 1, 2, 4, 8 rows are timed on the first batch (here a run of k rows
+    is made to take 4 ms + 1 ms a row up to 4 rows, 4 ms a row beyond: 4 rows is the least
+    per row), timing stops at the first size 25% slower than the best, the predictor keeps 4
+    rows per run, and every row's outputs are still the plain Session's."""
+    import time as _time
+    model = conv_add_relu_model()
+    p = OnertPredictor(model, backends="cpu", batch_size=16, tune=True)
+    run = p.session.run
+
+    def slow_run(xs, *args, **kwargs):
+        k = len(xs[0])
+        _time.sleep(0.004 + (0.001 * k if k <= 4 else 0.004 * k))
+        return run(xs, *args, **kwargs)
+
+    p.session.run = slow_run
+    cols = columns(model, 21)
+    out = p({k: v[:16] for k, v in cols.items()})
+    assert sorted(p.tuning) == [1, 2, 4, 8]           # 16 not tried: 8 was already too slow
+    assert min(p.tuning, key=p.tuning.get) == 4 and p.target_rows == 4
+    rest = p({k: v[16:] for k, v in cols.items()})     # a run of 4 rows, then 1 row
+    assert p.target_rows == 4 and sorted(p.tuning) == [1, 2, 4, 8]   # tuned once
+    want = plain_outputs(model, cols)["y"]
+    np.testing.assert_array_equal(np.concatenate([out["y"], rest["y"]]), want)
+
+
+def test_predictor_tune_on_a_model_that_cannot_resize_runs_row_by_row():
+    p = OnertPredictor(conv_reshape_model(), backends="cpu", batch_size=8, tune=True)
+    cols = columns(conv_reshape_model(), 8)
+    out = p(cols)
+    assert (p.resizable, p.tuning, p.rows_per_run) == (False, None, 1)
+    want = plain_outputs(conv_reshape_model(), cols)["logits"]
+    np.testing.assert_array_equal(out["logits"], want)
+
+
 def test_predictor_errors_name_the_row_and_what_fits():
     p = OnertPredictor(add_mul_model(), backends="cpu", id_column="id")
     good = np.zeros(4, np.float32)

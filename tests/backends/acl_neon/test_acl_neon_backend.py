@@ -122,8 +122,8 @@ def _blas_threads() -> int:
     return max(p["num_threads"] for p in threadpool_info() if p["user_api"] == "blas")
 
 
-def test_blas_single_threaded_beside_openmp(native):
-    """acl_neon (OpenMP) sharing a session with cpu: cpu's BLAS runs one thread (two pools
+def test_blas_single_threaded_beside_native_pool(native):
+    """acl_neon (its own thread pool) sharing a session with cpu: cpu's BLAS runs one thread (two pools
     spinning on the same cores made mixed models several times slower); a cpu-only session
     gets its num_threads back, a session without num_threads the library default."""
     from builders.single_op import unary_model
