@@ -33,11 +33,13 @@ class AclNeonConfig(IConfig):
 
     def fusions(self, graph: Graph, op_indices: list[int]) -> list[FusionProposal]:
         """MobileNet inverted-residual blocks, convolutions with a swish or hard-swish
-        epilogue, gated 1x1 convolutions (fusion.py), when module _gemm is built."""
+        epilogue, gated 1x1 convolutions, when module _gemm is built; clamp activations folded
+        into the op before them (fusion.py)."""
+        clamps = fusion.propose_clamps(graph, op_indices)
         if not native.available("gemm")[0]:
-            return []
+            return [p for p in clamps if p.type == "ClampedBinaryArithmetic"]
         return (fusion.propose(graph, op_indices) + fusion.propose_epilogues(graph, op_indices)
-                + fusion.propose_gates(graph, op_indices))
+                + fusion.propose_gates(graph, op_indices) + clamps)
 
 
 class AclNeonContext(HostBackendContext):

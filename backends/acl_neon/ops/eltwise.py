@@ -119,6 +119,18 @@ class BinaryArithmeticLayer(NeonBinaryBase, BinaryArithmeticBase):
     pass
 
 
+@register("ClampedBinaryArithmetic")
+class ClampedBinaryArithmeticLayer(BinaryArithmeticLayer):
+    """ADD / SUB / MUL / DIV (params `arithmetic_type`) with the RELU, RELU6 or RELU_N1_TO_1
+    that alone read its output as its fused clamp: one pass, the activation op's gone. Made by
+    the compiler from acl_neon's proposal (fusion.py, `propose_clamps`); the same native plan
+    as BinaryArithmetic, so bit-identical to the two ops apart."""
+
+    @classmethod
+    def op_name(cls, op) -> str:
+        return op.params.arithmetic_type
+
+
 @register("ElementwiseBinary")
 class ElementwiseBinaryLayer(NeonBinaryBase, ElementwiseBinaryBase):
     """MAXIMUM / MINIMUM (a > b ? a : b and a < b ? a : b, as TFLite)."""
