@@ -83,6 +83,29 @@ def test_opencl_check_reports_choice(cl_ready, capsys):
     assert "acl_cl picks" in out and "builds kernels" in out
 
 
+def test_opencl_check_builds_the_int8_programs_twice(monkeypatch):
+    """pip's PoCL 3.0 on a Zen 4 EPYC builds quant.cl right from source and without kernels
+    from its own kernel cache: the check's second build (a second child process) must catch
+    a failure the first one did not see."""
+    import subprocess
+    from types import SimpleNamespace
+    mod = _opencl_check()
+    codes = iter([0, 1])
+    calls = []
+
+    def fake_run(cmd, **kwargs):
+        calls.append(cmd)
+        return SimpleNamespace(returncode=next(codes),
+                               stdout="'pthread' builds quant.cl with -DQT=char into a program "
+                                      "without kernels\n")
+
+    monkeypatch.setattr(subprocess, "run", fake_run)
+    assert mod.builds_programs().endswith("into a program without kernels")
+    assert len(calls) == 2 and all("--build-int8" in c for c in calls)
+    codes = iter([0, 0])
+    assert mod.builds_programs() == ""
+
+
 def test_opencl_check_failure_names_fix(monkeypatch, capsys):
     mod = _opencl_check()
     monkeypatch.setattr(mod, "check", lambda: (False, "device X cannot build OpenCL kernels: "
