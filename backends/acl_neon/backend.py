@@ -35,9 +35,9 @@ class AclNeonConfig(IConfig):
         """MobileNet inverted-residual blocks, convolutions with a swish or hard-swish
         epilogue, gated 1x1 convolutions, when module _gemm is built; clamp activations folded
         into the op before them (fusion.py)."""
-        clamps = fusion.propose_clamps(graph, op_indices)
+        clamps = fusion.propose_clamps(graph, op_indices)     # kernels the ops already have
         if not native.available("gemm")[0]:
-            return [p for p in clamps if p.type == "ClampedBinaryArithmetic"]
+            return clamps
         return (fusion.propose(graph, op_indices) + fusion.propose_epilogues(graph, op_indices)
                 + fusion.propose_gates(graph, op_indices) + clamps)
 

@@ -228,7 +228,6 @@ def propose_clamps(graph: Graph, ops: list[int]) -> list[FusionProposal]:
     """The clamp activations among `ops` (acl_neon's, execution order) whose input is the
     output of a float32 binary op or convolution of `ops` without a fused activation, read by
     nothing else (module docstring), each with that op."""
-    mine = set(ops)
     consumers = graph.consumers()
     producer = {o: oi for oi in ops for o in graph.operations[oi].outputs if o >= 0}
     found = []
@@ -237,12 +236,11 @@ def propose_clamps(graph: Graph, ops: list[int]) -> list[FusionProposal]:
         if act.type != "ElementwiseActivation" or act.subtype not in ACTIVATION_CLAMPS:
             continue
         x = act.inputs[0]
-        src = graph.operations[producer[x]] if x in producer else None
-        if src is None or src.type not in CLAMPED or not _floats(graph, src, ()) or \
-                not _floats(graph, act, ()) or x in graph.outputs or \
-                consumers.get(x, []) != [oi] or set(consumers.get(x, [])) - mine:
-            continue
-        if (src.params.get("fused_activation_function") or "NONE") != "NONE":
+        src = graph.operations[producer[x]] if x in producer else None   # one of `ops`
+        if src is None or src.type not in CLAMPED or x in graph.outputs or \
+                consumers.get(x, []) != [oi] or not _floats(graph, act, ()) or \
+                not _floats(graph, src, ()) or \
+                (src.params.get("fused_activation_function") or "NONE") != "NONE":
             continue
         n = graph.operands[x].num_elements * 4
         found.append(FusionProposal(
