@@ -126,8 +126,15 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--wait-idle", type=float, default=0.0, metavar="S",
                    help="before each cell, wait up to S s until other processes use < 0.25 "
                    "cores (default 0: don't wait)")
+    p.add_argument("--repeat", type=int, default=1, metavar="N",
+                   help="measure each cell (plain loop, then each worker count) N times in "
+                        "turn and report every repeat and the median x2/x1 with its range "
+                        "(default: 1)")
     p.add_argument("--json", metavar="OUT_JSON", help="also write the raw figures as JSON")
-    return p.parse_args(argv)
+    args = p.parse_args(argv)
+    if args.repeat < 1:
+        p.error(f"--repeat must be at least 1, got {args.repeat}")
+    return args
 
 
 def model_path(item: str) -> str:
@@ -192,7 +199,12 @@ def ray_run(path: str, backends: str, pool_ref: Any, rows: int, workers: int,
 
     # the ids are materialized first: reading them would take a CPU the workers hold
     ds = ray.data.range(rows, override_num_blocks=max(8, rows // (4 * batch_size))).materialize()
+    # one gather task at a time: zero-CPU tasks are otherwise started as many at once as Ray
+    # Data sees fit (each copying its 256 rows, 154 MB of MobileNetV3-small's float input, into
+    # fresh memory); several at once kept the kernel busy faulting pages in (60-75% system
+    # time) and halved two workers' rate
     ds = ds.map_batches(_gather, fn_kwargs={"pool_ref": pool_ref}, num_cpus=0,
+                        compute=ray.data.TaskPoolStrategy(size=1),
                         batch_format="numpy")
     if materialize:           # the rows wait in the object store: the inference stage alone
         ds = ds.materialize()
@@ -273,6 +285,7 @@ def main(argv: Sequence[str] | None = None) -> int:
               "x2 / x1 | overhead x1 vs plain | end-to-end s (x1, x2) |",
               "|---|---|---:|---:|---:|---:|---:|---|"]
     results: dict[str, Any] = {"machine": info, "args": vars(args), "cells": []}
+    summary: list[str] = []
     os.environ["RAY_worker_niceness"] = str(args.worker_niceness)     # read by the raylet
     ray.init(num_cpus=os.cpu_count(), include_dashboard=False, log_to_driver=False,
              logging_level="ERROR")
@@ -290,23 +303,34 @@ def main(argv: Sequence[str] | None = None) -> int:
                 data = samples(s.inputs[0], DISTINCT)
             pool_ref = ray.put(data)
             for backends in args.backends:
-                cell: dict[str, Any] = {"model": name, "backends": backends}
-                if args.wait_idle:
-                    wait_for_idle(args.wait_idle)
-                log(f"{name} [{backends}]: plain loop")
-                cell["plain"] = plain_loop(path, backends, data, args.plain_seconds)
-                for w in args.workers:
+                ratios = []
+                for rep in range(1, args.repeat + 1):
+                    cell: dict[str, Any] = {"model": name, "backends": backends, "repeat": rep}
                     if args.wait_idle:
                         wait_for_idle(args.wait_idle)
-                    log(f"{name} [{backends}]: ray x{w}")
-                    cell[f"ray_x{w}"] = ray_run(path, backends, pool_ref, args.rows, w,
-                                                args.batch_size, args.materialize,
-                                                not args.no_tune)
-                results["cells"].append(cell)
-                lines.append(row_of(cell, args.workers))
-                log(lines[-1])
+                    log(f"{name} [{backends}] #{rep}: plain loop")
+                    cell["plain"] = plain_loop(path, backends, data, args.plain_seconds)
+                    for w in args.workers:
+                        if args.wait_idle:
+                            wait_for_idle(args.wait_idle)
+                        log(f"{name} [{backends}] #{rep}: ray x{w}")
+                        cell[f"ray_x{w}"] = ray_run(path, backends, pool_ref, args.rows, w,
+                                                    args.batch_size, args.materialize,
+                                                    not args.no_tune)
+                    results["cells"].append(cell)
+                    lines.append(row_of(cell, args.workers))
+                    log(lines[-1])
+                    if "ray_x1" in cell and "ray_x2" in cell:
+                        ratios.append(cell["ray_x2"]["rows_per_s"] / cell["ray_x1"]["rows_per_s"])
+                if len(ratios) > 1:
+                    summary.append(f"| {name} | {backends} | {len(ratios)} | "
+                                   f"{float(np.median(ratios)):.2f}x | {min(ratios):.2f}x - "
+                                   f"{max(ratios):.2f}x |")
     finally:
         ray.shutdown()
+    if summary:
+        lines += ["", "x2 / x1 over the repeats:", "", "| model | backends | repeats | median | "
+                  "range |", "|---|---|---:|---:|---|"] + summary
     lines += ["", "CPU used while the Ray cells ran (cores; the machine has "
               f"{os.cpu_count()}):", "",
               "| model | backends | workers | driver | ray workers | ray services | other |",
