@@ -56,8 +56,8 @@ class CpuShares:
     def _group(cls, pid: int, title: str) -> str:
         if pid == os.getpid():
             return "driver"
-        if title.startswith("ray::"):
-            return "ray workers"
+        if title.startswith("ray::") or "workers/default_worker.py" in title:
+            return "ray workers"      # (a worker shows its script's name until it takes a task)
         return "ray services" if any(s in title for s in cls.SERVICES) else "other"
 
     @staticmethod
