@@ -36,7 +36,8 @@ def test_addsub_all_pairs_each_isa(isa, op, dtype, params):
     check_threads(model, [a[:n], b[:n]])
 
 
-@pytest.mark.parametrize("shape", [(1, 7, 9, 24), (3, 5), (15,), (2, 1, 1, 17)],
+@pytest.mark.parametrize("shape", [(1, 7, 9, 24), (3, 5), (15,), (2, 1, 1, 17),
+                                   (1, 14, 14, 64), (1, 7, 7, 161)],   # split at 2 threads
                          ids=lambda s: "x".join(map(str, s)))
 @pytest.mark.parametrize("dtype", ["int8", "uint8"])
 def test_add_shapes_each_isa(isa, shape, dtype):
