@@ -178,8 +178,9 @@ def measure_separately(runners: dict[str, Runner], inputs, model: str, threads: 
 
 
 def bench_model(model: str, keys: Sequence[str], threads: int, args: argparse.Namespace,
-                probes: OnertProbes) -> dict[str, Any]:
-    """Load ``model`` in every runtime, time them interleaved, compare outputs."""
+                probes: OnertProbes, host: Any = None) -> dict[str, Any]:
+    """Load ``model`` in every runtime, time them interleaved, compare outputs. ``host``
+    (benchlib.host_probe.HostProbe) is timed just before and after a multi-thread row."""
     from benchlib.timing import measure_interleaved
 
     errors: dict[str, str] = {}
@@ -225,6 +226,7 @@ def bench_model(model: str, keys: Sequence[str], threads: int, args: argparse.Na
         policy = round_policy(args, threads)
         if args.wait_idle > 0:
             wait_for_idle(args.wait_idle)
+        before = host.probe() if host is not None and threads > 1 else None
         meter = LoadMeter().start()
         if threads > 1 and not args.same_process:
             cells = measure_separately(runners, inputs, model, threads, args)
@@ -232,6 +234,8 @@ def bench_model(model: str, keys: Sequence[str], threads: int, args: argparse.Na
         else:
             cells = measure_interleaved(runners, inputs, args.warmup, policy, progress=True)
         row["other_load"] = meter.stop()
+        if before is not None:
+            row["host_probe"] = [before, host.probe()]
         ref = next((k for k in (BUILTIN, XNNPACK) if k in cells and cells[k].ok), None)
         row["diff_ref"] = ref
         for key, cell in cells.items():
@@ -325,6 +329,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                      "model tables skipped.", ""]
     log(sections[2])
     probes = OnertProbes()
+    host = None
+    if modes["latency"] and models and max(threads) > 1:
+        from benchlib.host_probe import HostProbe
+        host = HostProbe()
     t_start = time.perf_counter()
 
     if modes["latency"] and models:
@@ -335,8 +343,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             rows: dict[str, Any] = {}
             for model in models:
                 log(f"[latency {t}T] {os.path.basename(model)}")
-                rows[os.path.basename(model)] = bench_model(model, keys, t, args, probes)
+                rows[os.path.basename(model)] = bench_model(model, keys, t, args, probes, host)
             results["latency"][str(t)] = rows
+        if host is not None:
+            host.close()
         for t in sorted(set(threads)):
             sections += [report.latency_table(t, results["latency"][str(t)], py_keys), ""]
 

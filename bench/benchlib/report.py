@@ -106,6 +106,9 @@ def latency_table(threads: int, rows: dict[str, dict[str, Any]], py_keys: Sequen
         head += [f"{n}/XNNPACK", f"{n}/builtin", f"onert/{n} (speedup)"]
     head += [f"max abs diff {names[k]} vs builtin" for k in py_keys]
     head += ["samples", "other load"]
+    probed = any(r.get("host_probe") for r in rows.values())
+    if probed:
+        head.append("host 2T probe")
     body = []
     for model, r in rows.items():
         cells = r["cells"]
@@ -126,6 +129,9 @@ def latency_table(threads: int, rows: dict[str, dict[str, Any]], py_keys: Sequen
         line.append("/".join(str(n) for n in ns) if ns else "–")
         load = r.get("other_load")
         line.append("–" if load is None else f"{load:.2f}")
+        if probed:
+            hp = r.get("host_probe")
+            line.append("/".join("–" if v is None else f"{v:.2f}" for v in hp) if hp else "–")
         body.append(line)
     separate = any(r.get("method") == "own processes" for r in rows.values())
     how = "each runtime in its own processes, alternating" if separate else "interleaved"
@@ -135,6 +141,11 @@ def latency_table(threads: int, rows: dict[str, dict[str, Any]], py_keys: Sequen
     if separate:
         note += (" Other load here includes the timed runtime's own child processes (the "
                  "benchmark process itself is idle).")
+    if probed:
+        note += (" host 2T probe = a small acl_neon model's 2-thread time over its 1-thread time "
+                 "(benchlib/host_probe.py), just before / just after the row: about 0.85-0.9 on "
+                 "a steady host; well above 1, the host was slowing 2-thread work and the row's "
+                 "ratios are suspect.")
     return title + "\n\n" + note + "\n\n" + _table(head, body)
 
 
