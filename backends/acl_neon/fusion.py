@@ -228,15 +228,16 @@ def propose_clamps(graph: Graph, ops: list[int]) -> list[FusionProposal]:
     """The clamp activations among `ops` (acl_neon's, execution order) whose input is the
     output of a float32 binary op or convolution of `ops` without a fused activation, read by
     nothing else (module docstring), each with that op."""
+    mine = set(ops)
     consumers = graph.consumers()
-    producer = {o: oi for oi in ops for o in graph.operations[oi].outputs if o >= 0}
+    producers = graph.producers()
     found = []
     for oi in ops:
         act = graph.operations[oi]
         if act.type != "ElementwiseActivation" or act.subtype not in ACTIVATION_CLAMPS:
             continue
         x = act.inputs[0]
-        src = graph.operations[producer[x]] if x in producer else None   # one of `ops`
+        src = graph.operations[producers[x]] if producers.get(x) in mine else None
         if src is None or src.type not in CLAMPED or x in graph.outputs or \
                 consumers.get(x, []) != [oi] or not _floats(graph, act, ()) or \
                 not _floats(graph, src, ()) or \
