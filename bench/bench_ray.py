@@ -303,29 +303,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                 data = samples(s.inputs[0], DISTINCT)
             pool_ref = ray.put(data)
             for backends in args.backends:
-                ratios = []
+                reps = []
                 for rep in range(1, args.repeat + 1):
-                    cell: dict[str, Any] = {"model": name, "backends": backends, "repeat": rep}
-                    if args.wait_idle:
-                        wait_for_idle(args.wait_idle)
-                    log(f"{name} [{backends}] #{rep}: plain loop")
-                    cell["plain"] = plain_loop(path, backends, data, args.plain_seconds)
-                    for w in args.workers:
-                        if args.wait_idle:
-                            wait_for_idle(args.wait_idle)
-                        log(f"{name} [{backends}] #{rep}: ray x{w}")
-                        cell[f"ray_x{w}"] = ray_run(path, backends, pool_ref, args.rows, w,
-                                                    args.batch_size, args.materialize,
-                                                    not args.no_tune)
-                    results["cells"].append(cell)
-                    lines.append(row_of(cell, args.workers))
+                    reps.append(measure_cell(name, path, backends, data, pool_ref, rep, args))
+                    lines.append(row_of(reps[-1], args.workers))
                     log(lines[-1])
-                    if "ray_x1" in cell and "ray_x2" in cell:
-                        ratios.append(cell["ray_x2"]["rows_per_s"] / cell["ray_x1"]["rows_per_s"])
-                if len(ratios) > 1:
-                    summary.append(f"| {name} | {backends} | {len(ratios)} | "
-                                   f"{float(np.median(ratios)):.2f}x | {min(ratios):.2f}x - "
-                                   f"{max(ratios):.2f}x |")
+                results["cells"] += reps
+                summary += repeat_summary(reps)
     finally:
         ray.shutdown()
     if summary:
@@ -351,6 +335,33 @@ def main(argv: Sequence[str] | None = None) -> int:
         with open(args.json, "w") as f:
             json.dump(results, f, indent=1, default=float)
     return 0
+
+
+def measure_cell(name: str, path: str, backends: str, data: np.ndarray, pool_ref: Any,
+                 rep: int, args: argparse.Namespace) -> dict[str, Any]:
+    """One repeat of a model's cell: the plain loop, then Ray with each worker count."""
+    cell: dict[str, Any] = {"model": name, "backends": backends, "repeat": rep}
+    if args.wait_idle:
+        wait_for_idle(args.wait_idle)
+    log(f"{name} [{backends}] #{rep}: plain loop")
+    cell["plain"] = plain_loop(path, backends, data, args.plain_seconds)
+    for w in args.workers:
+        if args.wait_idle:
+            wait_for_idle(args.wait_idle)
+        log(f"{name} [{backends}] #{rep}: ray x{w}")
+        cell[f"ray_x{w}"] = ray_run(path, backends, pool_ref, args.rows, w, args.batch_size,
+                                    args.materialize, not args.no_tune)
+    return cell
+
+
+def repeat_summary(reps: list[dict[str, Any]]) -> list[str]:
+    """The summary row of a cell's repeats (median x2 / x1 and its range); none for one."""
+    ratios = [c["ray_x2"]["rows_per_s"] / c["ray_x1"]["rows_per_s"] for c in reps
+              if "ray_x1" in c and "ray_x2" in c]
+    if len(ratios) < 2:
+        return []
+    return [f"| {reps[0]['model']} | {reps[0]['backends']} | {len(ratios)} | "
+            f"{float(np.median(ratios)):.2f}x | {min(ratios):.2f}x - {max(ratios):.2f}x |"]
 
 
 def row_of(cell: dict[str, Any], workers: Sequence[int]) -> str:
