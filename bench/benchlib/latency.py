@@ -9,7 +9,7 @@ import sys
 from typing import Any, Sequence
 
 from .common import LoadMeter, make_inputs, max_abs_diff, short_reason, specs_match, wait_for_idle
-from .runtimes import BUILTIN, ONERT, XNNPACK, Runner, create_runner, parse_onert_py_key
+from .runtimes import BUILTIN, ONERT, XNNPACK, Runner, create_runners, parse_onert_py_key
 from .timing import Cell, RoundPolicy, measure_interleaved
 
 
@@ -78,17 +78,7 @@ def bench_model(model: str, keys: Sequence[str], threads: int, args: argparse.Na
                 probes: OnertProbes, host: Any = None) -> dict[str, Any]:
     """Load ``model`` in every runtime, time them interleaved, compare outputs. ``host``
     (benchlib.host_probe.HostProbe) is timed just before and after a multi-thread row."""
-    errors: dict[str, str] = {}
-    runners: dict[str, Runner] = {}
-    for key in keys:
-        reason = probes.reason(key, model)
-        if reason:
-            errors[key] = reason
-            continue
-        try:
-            runners[key] = create_runner(key, model, threads)
-        except Exception as e:  # noqa: BLE001
-            errors[key] = short_reason(e)
+    runners, errors = create_runners(keys, model, threads, probes.reason)
     row: dict[str, Any] = {"cells": {}, "diff": {}}
     ref_key, specs = None, []
     for key in dict.fromkeys([BUILTIN, XNNPACK, *keys]):

@@ -12,7 +12,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from .common import Unavailable, make_inputs, short_reason
-from .runtimes import ONERT, create_runner
+from .runtimes import ONERT, create_runner, create_runners
 from .timing import RoundPolicy, measure_interleaved
 
 #: ``probe(key, model) -> reason or None``: lets callers veto crash-prone runtimes.
@@ -123,17 +123,8 @@ def per_op_overhead(keys: Sequence[str], threads: int, n_ops: int = 200, warmup:
             return result
         medians: dict[int, dict[str, Any]] = {}
         for n, p in paths.items():
-            runners = {}
-            errors: dict[str, str] = {}
-            for key in keys:
-                reason = probe(key, p) if probe and key == ONERT else None
-                if reason:
-                    errors[key] = reason
-                    continue
-                try:
-                    runners[key] = create_runner(key, p, threads)
-                except Exception as e:  # noqa: BLE001
-                    errors[key] = short_reason(e)
+            runners, errors = create_runners(
+                keys, p, threads, lambda k, m: probe(k, m) if probe and k == ONERT else None)
             x = [np.arange(width, dtype=np.float32).reshape(1, width)]
             policy = RoundPolicy(rounds=rounds, min_samples=100, min_cell_s=1.0, target_s=2.0,
                                  max_rounds=2000, max_s=max_s)

@@ -231,6 +231,24 @@ def create_runner(key: str, model: str, threads: int) -> Runner:
     raise ValueError(f"unknown runtime {key!r}")
 
 
+def create_runners(keys: Sequence[str], model: str, threads: int,
+                   veto=None) -> tuple[dict[str, Runner], dict[str, str]]:
+    """({key: runner}, {key: why not}) for every runtime of ``keys`` that loads ``model``;
+    ``veto(key, model)`` may refuse one first (a reason, or None)."""
+    runners: dict[str, Runner] = {}
+    errors: dict[str, str] = {}
+    for key in keys:
+        reason = veto(key, model) if veto else None
+        if reason:
+            errors[key] = reason
+            continue
+        try:
+            runners[key] = create_runner(key, model, threads)
+        except Exception as e:  # noqa: BLE001
+            errors[key] = short_reason(e)
+    return runners, errors
+
+
 def library_versions() -> dict[str, str]:
     """Installed versions of the benchmarked libraries (``missing`` when absent)."""
     from importlib import metadata
