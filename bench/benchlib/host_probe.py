@@ -12,9 +12,7 @@ otherwise).
 """
 from __future__ import annotations
 
-import os
 import statistics
-import tempfile
 import time
 
 import numpy as np
@@ -22,8 +20,8 @@ import numpy as np
 HW, CHANNELS, DEPTH = 7, 960, 4
 
 
-def build_probe(path: str) -> None:
-    """Write the probe model: DEPTH chained 3x3 DEPTHWISE_CONV_2D over HW x HW x CHANNELS."""
+def build_probe() -> bytes:
+    """The probe model: DEPTH chained 3x3 DEPTHWISE_CONV_2D over HW x HW x CHANNELS."""
     from onert_py.model_builder import ModelBuilder
 
     rng = np.random.default_rng(0)
@@ -37,7 +35,7 @@ def build_probe(path: str) -> None:
                   stride_h=1, depth_multiplier=1, fused_activation_function="RELU6")
         cur = out
     mb.add_output(cur)
-    mb.save(path)
+    return mb.build()
 
 
 class HostProbe:
@@ -49,15 +47,9 @@ class HostProbe:
         try:
             import onert_py
 
-            fd, path = tempfile.mkstemp(suffix=".tflite")
-            os.close(fd)
-            try:
-                build_probe(path)
-                self.sessions = {t: onert_py.Session(path, backends=["acl_neon"],
-                                                     config={"num_threads": t})
-                                 for t in (1, 2)}
-            finally:
-                os.unlink(path)
+            model = build_probe()
+            self.sessions = {t: onert_py.Session(model, backends=["acl_neon"],
+                                                 config={"num_threads": t}) for t in (1, 2)}
         except Exception:  # noqa: BLE001  (no acl_neon here: no probe)
             self.sessions = None
         self.x = np.random.default_rng(1).standard_normal((1, HW, HW, CHANNELS)).astype(
