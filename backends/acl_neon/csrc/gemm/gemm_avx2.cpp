@@ -41,7 +41,7 @@ inline void ukernel(int64_t K, const float* a, int64_t lda, const float* b, cons
     float* cr = c + r * ldc;
     float tmp[16];
     for (int j = 0; j < NV; ++j) {
-      const __m256 y = _mm256_min_ps(_mm256_max_ps(acc[r][j], lo), hi);
+      const __m256 y = _mm256_min_ps(hi, _mm256_max_ps(lo, acc[r][j]));   // a NaN stays NaN
       if (nc >= 8 * NV) _mm256_storeu_ps(cr + 8 * j, y);
       else _mm256_storeu_ps(tmp + 8 * j, y);
     }

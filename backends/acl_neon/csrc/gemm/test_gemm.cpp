@@ -163,6 +163,40 @@ NEON_TEST(gemm_odd_sizes_and_clamps) {
         }
 }
 
+// Full register tiles (every row of the ISA's tile, 32 columns: the AVX-512 inline-assembly
+// kernel) and tail tiles (fewer rows) give the same bits for the same row: A's 25 rows are one
+// row repeated, so every output row must equal row 24 (the tail); lo and hi both bind, A and C
+// rows are padded, and a NaN in A stays NaN, clamped or not (TFLite's activations keep NaN)
+NEON_TEST(gemm_full_and_tail_tiles_agree) {
+  const int64_t M = 25, N = 70, K = 37, lda = K + 3, ldc = N + 5;
+  const auto row = seq(K, 10), w = seq(N * K, 11), bias = seq(N, 12);
+  std::vector<float> a(static_cast<size_t>(M * lda), 7.0f);
+  for (int64_t m = 0; m < M; ++m) std::copy(row.begin(), row.end(), a.begin() + m * lda);
+  PackedB b;
+  pack_b(w.data(), K, bias.data(), N, K, b);
+  for (int threads : {1, 2})
+    for (bool clamp : {true, false}) {
+      const float lo = clamp ? -0.3f : -INFINITY, hi = clamp ? 0.7f : INFINITY;
+      std::vector<float> c(static_cast<size_t>(M * ldc), 99.0f);
+      gemm_f32(a.data(), M, lda, b, c.data(), ldc, lo, hi, threads);
+      for (int64_t n = 0; n < N; ++n) {
+        double acc = bias[n];
+        for (int64_t k = 0; k < K; ++k) acc += double(row[k]) * w[n * K + k];
+        CHECK_NEAR(c[(M - 1) * ldc + n], clampf(float(acc), lo, hi), 1e-4);
+        for (int64_t m = 0; m < M - 1; ++m) CHECK(c[m * ldc + n] == c[(M - 1) * ldc + n]);
+      }
+      for (int64_t m = 0; m < M; ++m) CHECK(c[m * ldc + N] == 99.0f);
+    }
+  a[3 * lda + 5] = NAN;                        // row 3: in the first full tile
+  a[(M - 1) * lda + 5] = NAN;                  // the tail tile's row
+  for (float lo : {-INFINITY, 0.0f}) {
+    std::vector<float> c(static_cast<size_t>(M * ldc), 99.0f);
+    gemm_f32(a.data(), M, lda, b, c.data(), ldc, lo, lo == 0.0f ? 6.0f : INFINITY, 1);
+    for (int64_t n = 0; n < N; ++n)
+      CHECK(std::isnan(c[3 * ldc + n]) && std::isnan(c[(M - 1) * ldc + n]));
+  }
+}
+
 // B larger than a column group (gemm_driver.h's kGroupBytes): K = 700 makes groups of 2
 // 32-column blocks, N = 229 ends in a partial group with a column tail, M = 29 in a row tail;
 // threads 1 to 3 split the groups
