@@ -10,6 +10,7 @@
 #include <limits>
 
 #include "gemm.h"
+#include "gemm_tile12_avx512.h"
 
 namespace onert_neon {
 namespace {
@@ -108,74 +109,6 @@ inline void ukernel(int64_t K, const float* a, int64_t lda, const float* b0, con
   }
 }
 
-// The full 12x32 tile (every row, 32 columns) in inline assembly. GCC's code for ukernel<12, 2>
-// keeps 11 row offsets in registers, spills three and reloads them every k step; with the rows
-// addressed as four base pointers plus 1 or 2 row strides, nothing spills and the loop reaches
-// 113-116 GFLOP/s a core on Zen 4 against 107-111 (a loop of independent FMAs: 117). The same
-// arithmetic as ukernel (bias, then the K products in order by FMA, then the clamp unless
-// `clamp` is false), so the results are identical. The clamp keeps a NaN (max/min return their
-// second source when one is NaN: the accumulator goes there), as TFLite's std::min/std::max do.
-// Registers: zmm0-23 the accumulators (row r in zmm2r, zmm2r+1), zmm24-25 B's two vectors,
-// zmm26-27 the broadcast A values, zmm28-29 the bias, zmm30-31 lo and hi.
-#define K12_INIT(z0, z1) "vmovaps %%zmm28, %%zmm" #z0 "\n\t vmovaps %%zmm29, %%zmm" #z1 "\n\t"
-#define K12_ROW(src, t, z0, z1)                  \
-  "vbroadcastss " src ", %%zmm" #t "\n\t"        \
-  "vfmadd231ps %%zmm24, %%zmm" #t ", %%zmm" #z0 "\n\t" \
-  "vfmadd231ps %%zmm25, %%zmm" #t ", %%zmm" #z1 "\n\t"
-#define K12_CLAMP(z0, z1)                                                             \
-  "vmaxps %%zmm" #z0 ", %%zmm30, %%zmm" #z0 "\n\t vminps %%zmm" #z0 ", %%zmm31, %%zmm" #z0 \
-  "\n\t vmaxps %%zmm" #z1 ", %%zmm30, %%zmm" #z1 "\n\t vminps %%zmm" #z1 ", %%zmm31, %%zmm" \
-  #z1 "\n\t"
-#define K12_STORE(z0, z1) \
-  "vmovups %%zmm" #z0 ", (%[c])\n\t vmovups %%zmm" #z1 ", 64(%[c])\n\t add %[ldc], %[c]\n\t"
-
-inline void full_tile_asm(int64_t K, const float* a, int64_t lda, const float* b,
-                          const float* bias, float* c, int64_t ldc, float lo, float hi,
-                          bool clamp) {
-  const float* a3 = a + 3 * lda;
-  const float* a6 = a + 6 * lda;
-  const float* a9 = a + 9 * lda;
-  const int64_t row_bytes = lda * 4, panel_bytes = K * 64, ldc_bytes = ldc * 4;
-  int64_t steps = K;
-  const int64_t do_clamp = clamp;
-  asm volatile(
-      "vmovups (%[bias]), %%zmm28\n\t vmovups 64(%[bias]), %%zmm29\n\t"
-      "vbroadcastss %[lo], %%zmm30\n\t vbroadcastss %[hi], %%zmm31\n\t"
-      K12_INIT(0, 1) K12_INIT(2, 3) K12_INIT(4, 5) K12_INIT(6, 7) K12_INIT(8, 9)
-      K12_INIT(10, 11) K12_INIT(12, 13) K12_INIT(14, 15) K12_INIT(16, 17) K12_INIT(18, 19)
-      K12_INIT(20, 21) K12_INIT(22, 23)
-      "1:\n\t"
-      "vmovups (%[b]), %%zmm24\n\t vmovups (%[b],%[pb]), %%zmm25\n\t"
-      K12_ROW("(%[a0])", 26, 0, 1) K12_ROW("(%[a0],%[s],1)", 27, 2, 3)
-      K12_ROW("(%[a0],%[s],2)", 26, 4, 5) K12_ROW("(%[a3])", 27, 6, 7)
-      K12_ROW("(%[a3],%[s],1)", 26, 8, 9) K12_ROW("(%[a3],%[s],2)", 27, 10, 11)
-      K12_ROW("(%[a6])", 26, 12, 13) K12_ROW("(%[a6],%[s],1)", 27, 14, 15)
-      K12_ROW("(%[a6],%[s],2)", 26, 16, 17) K12_ROW("(%[a9])", 27, 18, 19)
-      K12_ROW("(%[a9],%[s],1)", 26, 20, 21) K12_ROW("(%[a9],%[s],2)", 27, 22, 23)
-      "add $64, %[b]\n\t add $4, %[a0]\n\t add $4, %[a3]\n\t add $4, %[a6]\n\t add $4, %[a9]\n\t"
-      "dec %[steps]\n\t jnz 1b\n\t"
-      "test %[do_clamp], %[do_clamp]\n\t jz 2f\n\t"
-      K12_CLAMP(0, 1) K12_CLAMP(2, 3) K12_CLAMP(4, 5) K12_CLAMP(6, 7) K12_CLAMP(8, 9)
-      K12_CLAMP(10, 11) K12_CLAMP(12, 13) K12_CLAMP(14, 15) K12_CLAMP(16, 17)
-      K12_CLAMP(18, 19) K12_CLAMP(20, 21) K12_CLAMP(22, 23)
-      "2:\n\t"
-      K12_STORE(0, 1) K12_STORE(2, 3) K12_STORE(4, 5) K12_STORE(6, 7) K12_STORE(8, 9)
-      K12_STORE(10, 11) K12_STORE(12, 13) K12_STORE(14, 15) K12_STORE(16, 17)
-      K12_STORE(18, 19) K12_STORE(20, 21) K12_STORE(22, 23)
-      : [a0] "+r"(a), [a3] "+r"(a3), [a6] "+r"(a6), [a9] "+r"(a9), [b] "+r"(b),
-        [steps] "+r"(steps), [c] "+r"(c)
-      : [s] "r"(row_bytes), [pb] "r"(panel_bytes), [ldc] "r"(ldc_bytes), [bias] "r"(bias),
-        [lo] "m"(lo), [hi] "m"(hi), [do_clamp] "r"(do_clamp)
-      : "memory", "cc", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8",
-        "xmm9", "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15", "xmm16", "xmm17", "xmm18",
-        "xmm19", "xmm20", "xmm21", "xmm22", "xmm23", "xmm24", "xmm25", "xmm26", "xmm27",
-        "xmm28", "xmm29", "xmm30", "xmm31");
-}
-#undef K12_INIT
-#undef K12_ROW
-#undef K12_CLAMP
-#undef K12_STORE
-
 template <int MR, bool CLAMP>
 void tile_cols(const TileArgs& t) {
   const __m512 lo = _mm512_set1_ps(t.lo), hi = _mm512_set1_ps(t.hi);
@@ -185,9 +118,15 @@ void tile_cols(const TileArgs& t) {
     const int64_t nc = t.col1 - col;
     const float* bp = packed + (col / 16) * t.K * 16;
     float* c = t.c + col;
-    if (MR == kMr && nc >= 32)
-      full_tile_asm(t.K, t.a, t.lda, bp, bias + col, c, t.ldc, t.lo, t.hi, CLAMP);
-    else if (nc > 24)
+    if (MR == kMr && nc > 8) {   // a full-height tile: the assembly kernels
+      const __mmask16 last = tail_mask(nc > 16 ? nc - 16 : nc);
+      if (nc > 24)
+        tile12::tile<32>(t.K, t.a, t.lda, bp, bias + col, c, t.ldc, t.lo, t.hi, CLAMP, last);
+      else if (nc > 16)
+        tile12::tile<24>(t.K, t.a, t.lda, bp, bias + col, c, t.ldc, t.lo, t.hi, CLAMP, last);
+      else
+        tile12::tile<16>(t.K, t.a, t.lda, bp, bias + col, c, t.ldc, t.lo, t.hi, CLAMP, last);
+    } else if (nc > 24)
       ukernel<MR, 2, false, CLAMP>(t.K, t.a, t.lda, bp, bias + col, c, t.ldc, nc, lo, hi);
     else if (nc > 16)
       ukernel<MR, 2, true, CLAMP>(t.K, t.a, t.lda, bp, bias + col, c, t.ldc, nc, lo, hi);
