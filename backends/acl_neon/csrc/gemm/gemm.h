@@ -42,6 +42,7 @@ struct TileArgs {
   int64_t ldc;
   int64_t col0, col1;
   float lo, hi;
+  bool prefetch = false;   // fetch B's next columns ahead (few row tiles share B; x86 AVX-512)
 };
 
 void gemm_tile_base(const TileArgs& t);

@@ -120,12 +120,18 @@ void tile_cols(const TileArgs& t) {
     float* c = t.c + col;
     if (MR == kMr && nc > 8) {   // a full-height tile: the assembly kernels
       const __mmask16 last = tail_mask(nc > 16 ? nc - 16 : nc);
-      if (nc > 24)
-        tile12::tile<32>(t.K, t.a, t.lda, bp, bias + col, c, t.ldc, t.lo, t.hi, CLAMP, last);
+      if (nc > 24 && t.prefetch)
+        tile12::tile<32, true>(t.K, t.a, t.lda, bp, bias + col, c, t.ldc, t.lo, t.hi, CLAMP,
+                               last);
+      else if (nc > 24)
+        tile12::tile<32, false>(t.K, t.a, t.lda, bp, bias + col, c, t.ldc, t.lo, t.hi, CLAMP,
+                                last);
       else if (nc > 16)
-        tile12::tile<24>(t.K, t.a, t.lda, bp, bias + col, c, t.ldc, t.lo, t.hi, CLAMP, last);
+        tile12::tile<24, false>(t.K, t.a, t.lda, bp, bias + col, c, t.ldc, t.lo, t.hi, CLAMP,
+                                last);
       else
-        tile12::tile<16>(t.K, t.a, t.lda, bp, bias + col, c, t.ldc, t.lo, t.hi, CLAMP, last);
+        tile12::tile<16, false>(t.K, t.a, t.lda, bp, bias + col, c, t.ldc, t.lo, t.hi, CLAMP,
+                                last);
     } else if (nc > 24)
       ukernel<MR, 2, false, CLAMP>(t.K, t.a, t.lda, bp, bias + col, c, t.ldc, nc, lo, hi);
     else if (nc > 16)

@@ -21,6 +21,8 @@ constexpr int64_t kColBlock = 32;   // columns per task (a multiple of every ISA
 
 constexpr int64_t kGroupBytes = 256 * 1024;   // B panels per column group (L2-resident)
 
+constexpr int64_t kPrefetchTiles = 8;   // at most this many row tiles: prefetch B (TileArgs)
+
 // Tasks are (row tile, 32-column block) pairs, taken column group by column group: a group is
 // the most column blocks whose B panels fit kGroupBytes (all of B for most layers), and every
 // row tile runs over a group's blocks before the next group starts, so a B larger than L2 is
@@ -48,6 +50,8 @@ void run_tiles(int64_t M, const PackedB& b, float* c, int64_t ldc, float lo, flo
   const int64_t tile_rows = M < tk.mr ? M : tk.mr;
   const int64_t flops_per_task = 2 * tile_rows * kColBlock * K;
   const int64_t grain = flops_per_task >= kMinFlops ? 1 : kMinFlops / flops_per_task;
+  // few row tiles read each B panel (7x7 maps, FC): B streams from L3 or memory at their pace
+  const bool prefetch = mtiles <= kPrefetchTiles;
   parallel_range(threads, mtiles * cblocks, grain, [&](int64_t tb, int64_t te) {
     std::vector<float> scratch(scratch_needed ? static_cast<size_t>(tk.mr * K) : 0);
     int64_t last_m0 = -1;
@@ -65,7 +69,7 @@ void run_tiles(int64_t M, const PackedB& b, float* c, int64_t ldc, float lo, flo
         last_m0 = m0;
       }
       TileArgs t{rows, K, a, lda, &b, c + m0 * ldc, ldc, cb0 * kColBlock,
-                 cb1 * kColBlock < N ? cb1 * kColBlock : N, lo, hi};
+                 cb1 * kColBlock < N ? cb1 * kColBlock : N, lo, hi, prefetch};
       tk.fn(t);
       if (epi_fn) epi_fn(*epi, t.c + t.col0, rows, t.col1 - t.col0, ldc);
       task += cb1 - cb0;
