@@ -23,6 +23,28 @@ constexpr int64_t kGroupBytes = 256 * 1024;   // B panels per column group (L2-r
 
 constexpr int64_t kPrefetchTiles = 8;   // at most this many row tiles: prefetch B (TileArgs)
 
+// The row tiles of M rows: full tiles of mr rows, except that a remainder of fewer than mr / 2
+// rows is shared with the last full tile (49 rows with mr = 12: 12, 12, 12, 7, 6). A tile of
+// one or two rows has too few accumulators to hide the FMA latency (MobileNetV2's 7x7 maps:
+// 49 rows = 4 x 12 + 1); two tiles of 6 or 7 rows run at the full FMA rate.
+struct RowTiles {
+  int64_t M, mr, count, rem;
+  bool share;   // the last two tiles share mr + rem rows
+  RowTiles(int64_t m, int64_t r)
+      : M(m), mr(r), count((m + r - 1) / r), rem(m % r),
+        share(count >= 2 && rem > 0 && 2 * rem < r) {}
+  void at(int64_t i, int64_t& m0, int& rows) const {
+    if (share && i >= count - 2) {
+      const int64_t first = (mr + rem + 1) / 2;   // the second-to-last tile's rows
+      m0 = (count - 2) * mr + (i == count - 1 ? first : 0);
+      rows = static_cast<int>(i == count - 1 ? mr + rem - first : first);
+    } else {
+      m0 = i * mr;
+      rows = static_cast<int>(M - m0 < mr ? M - m0 : mr);
+    }
+  }
+};
+
 // Tasks are (row tile, 32-column block) pairs, taken column group by column group: a group is
 // the most column blocks whose B panels fit kGroupBytes (all of B for most layers), and every
 // row tile runs over a group's blocks before the next group starts, so a B larger than L2 is
@@ -40,7 +62,8 @@ void run_tiles(int64_t M, const PackedB& b, float* c, int64_t ldc, float lo, flo
   const TileKernel tk = tile_kernel();
   const EpilogueRowsFn epi_fn = epi ? epilogue_rows_fn() : nullptr;
   const int64_t K = b.K, N = b.N;
-  const int64_t mtiles = (M + tk.mr - 1) / tk.mr;
+  const RowTiles tiles(M, tk.mr);
+  const int64_t mtiles = tiles.count;
   const int64_t cblocks = (N + kColBlock - 1) / kColBlock;
   const int64_t block_bytes = K * kColBlock * static_cast<int64_t>(sizeof(float));
   const int64_t group = std::max<int64_t>(1, std::min(cblocks, kGroupBytes / block_bytes));
@@ -62,8 +85,9 @@ void run_tiles(int64_t M, const PackedB& b, float* c, int64_t ldc, float lo, flo
       const int64_t width = std::min(group, cblocks - g0);   // blocks in this group
       const int64_t off = task - g * mtiles * group;
       const int64_t cb0 = g0 + off % width, cb1 = std::min(g0 + width, cb0 + (te - task));
-      const int64_t m0 = off / width * tk.mr;
-      const int rows = static_cast<int>(M - m0 < tk.mr ? M - m0 : tk.mr);
+      int64_t m0;
+      int rows;
+      tiles.at(off / width, m0, rows);
       if (m0 != last_m0) {
         a = rows_of(m0, rows, scratch.data(), lda);
         last_m0 = m0;
