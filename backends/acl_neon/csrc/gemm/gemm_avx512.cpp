@@ -1,7 +1,8 @@
 // AVX-512 micro-kernel: a 12x32 register tile (24 zmm accumulators, the A values broadcast
 // straight from memory into the FMAs), bias as the accumulators' start, clamp and masked store;
 // a column tail of at most 8 in a 16-column vector is computed 8 wide (ymm), so N = 24, 40, ...
-// do no FMA work on the columns past N.
+// do no FMA work on the columns past N. Full-height tiles (12 rows, 9 to 32 columns) run the
+// inline-assembly kernels of gemm_tile12_avx512.h; row tails and 8-column tails run ukernel.
 #if defined(__x86_64__)
 #include "avx512_intrin.h"
 

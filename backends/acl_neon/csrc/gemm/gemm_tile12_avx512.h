@@ -127,4 +127,34 @@ inline void tile(int64_t K, const float* a, int64_t lda, const float* b, const f
 
 }  // namespace tile12
 }  // namespace onert_neon
+
+#undef T12_BIAS_16
+#undef T12_BIAS_24
+#undef T12_BIAS_32
+#undef T12_CLAMP
+#undef T12_CLAMPV
+#undef T12_CLAMP_16
+#undef T12_CLAMP_24
+#undef T12_CLAMP_32
+#undef T12_EACH_ROW
+#undef T12_INIT
+#undef T12_INIT_16
+#undef T12_INIT_24
+#undef T12_INIT_32
+#undef T12_LOADB_16
+#undef T12_LOADB_24
+#undef T12_LOADB_32
+#undef T12_NL
+#undef T12_OPERANDS
+#undef T12_PREFETCH_0
+#undef T12_PREFETCH_1
+#undef T12_ROW
+#undef T12_ROW_16
+#undef T12_ROW_24
+#undef T12_ROW_32
+#undef T12_STORE
+#undef T12_STORE_16
+#undef T12_STORE_24
+#undef T12_STORE_32
+#undef T12_TILE
 #endif  // __x86_64__
