@@ -106,8 +106,17 @@ inline void rows_of(const uint8_t* a, int64_t rows, int64_t kp, const int8_t* b,
   }
 }
 
+// Compile-time cases of the fused requantization: FIX (some channel has the reference
+// rounding correction, RequantVec::fix) and RS (a per-row term, rowsum != nullptr). Dispatched
+// once per gemm_rq call: with both runtime, micro_rq<6, 2> kept the correction's constants and
+// the row-sum test live through every tile (a 12544x16x96 GEMM: 290 -> 261 us without).
+template <bool FIX_, bool RS_>
+struct RqCase {
+  static constexpr bool FIX = FIX_, RS = RS_;
+};
+
 // MR rows x NB blocks from channel c0 of n, requantized into out (rows of n bytes)
-template <int MR, int NB, bool HALF>
+template <int MR, int NB, bool HALF, class CASE>
 inline void micro_rq(const uint8_t* a, int64_t kp, const int8_t* b, int64_t c0, int64_t n,
                      const int32_t* ccoef, const int64_t* rowsum, const RequantVec& vin,
                      uint8_t* out) {
@@ -123,33 +132,35 @@ inline void micro_rq(const uint8_t* a, int64_t kp, const int8_t* b, int64_t c0, 
     const Requant16 rq(v, c);
     for (int r = 0; r < MR; ++r) {
       __m512i s = _mm512_add_epi32(acc[r][j], cc);
-      if (rowsum) s = _mm512_add_epi32(s, _mm512_set1_epi32(static_cast<int32_t>(rowsum[r])));
-      store_bytes16(out + r * n + c, rq(s), left);
+      if constexpr (CASE::RS)
+        s = _mm512_add_epi32(s, _mm512_set1_epi32(static_cast<int32_t>(rowsum[r])));
+      store_bytes16(out + r * n + c, rq.template apply<CASE::FIX>(s), left);
     }
   }
 }
 
-template <int NB, bool HALF = false>
+template <int NB, bool HALF, class CASE>
 inline void rows_rq(const uint8_t* a, int64_t rows, int64_t kp, const int8_t* b, int64_t c0,
                     int64_t n, const int32_t* cc, const int64_t* rs, const RequantVec& v,
                     uint8_t* out) {
   int64_t r = 0;
   for (; r + 6 <= rows; r += 6)
-    micro_rq<6, NB, HALF>(a + r * kp, kp, b, c0, n, cc, rs ? rs + r : rs, v, out + r * n);
+    micro_rq<6, NB, HALF, CASE>(a + r * kp, kp, b, c0, n, cc, rs ? rs + r : rs, v, out + r * n);
   const uint8_t* ar = a + r * kp;
   const int64_t* rr = rs ? rs + r : rs;
   uint8_t* o = out + r * n;
   switch (rows - r) {
-    case 5: micro_rq<5, NB, HALF>(ar, kp, b, c0, n, cc, rr, v, o); break;
-    case 4: micro_rq<4, NB, HALF>(ar, kp, b, c0, n, cc, rr, v, o); break;
-    case 3: micro_rq<3, NB, HALF>(ar, kp, b, c0, n, cc, rr, v, o); break;
-    case 2: micro_rq<2, NB, HALF>(ar, kp, b, c0, n, cc, rr, v, o); break;
-    case 1: micro_rq<1, NB, HALF>(ar, kp, b, c0, n, cc, rr, v, o); break;
+    case 5: micro_rq<5, NB, HALF, CASE>(ar, kp, b, c0, n, cc, rr, v, o); break;
+    case 4: micro_rq<4, NB, HALF, CASE>(ar, kp, b, c0, n, cc, rr, v, o); break;
+    case 3: micro_rq<3, NB, HALF, CASE>(ar, kp, b, c0, n, cc, rr, v, o); break;
+    case 2: micro_rq<2, NB, HALF, CASE>(ar, kp, b, c0, n, cc, rr, v, o); break;
+    case 1: micro_rq<1, NB, HALF, CASE>(ar, kp, b, c0, n, cc, rr, v, o); break;
     default: break;
   }
 }
 
 // blocks [blk0, blk1) in pairs; a last block of n with at most 8 channels is computed 8 wide
+template <class CASE>
 void gemm_rq(const uint8_t* a, int64_t rows, int64_t kp, const int8_t* b, int64_t n,
              int64_t blk0, int64_t blk1, const int32_t* cc, const int64_t* rs,
              const RequantVec& v, uint8_t* out) {
@@ -158,14 +169,14 @@ void gemm_rq(const uint8_t* a, int64_t rows, int64_t kp, const int8_t* b, int64_
   int64_t blk = blk0;
   for (; blk + 2 <= blk1; blk += 2) {
     if (blk + 1 == half)
-      rows_rq<2, true>(a, rows, kp, b + blk * bstride, blk * kNB, n, cc, rs, v, out);
+      rows_rq<2, true, CASE>(a, rows, kp, b + blk * bstride, blk * kNB, n, cc, rs, v, out);
     else
-      rows_rq<2>(a, rows, kp, b + blk * bstride, blk * kNB, n, cc, rs, v, out);
+      rows_rq<2, false, CASE>(a, rows, kp, b + blk * bstride, blk * kNB, n, cc, rs, v, out);
   }
   if (blk < blk1 && blk == half)
-    rows_rq<1, true>(a, rows, kp, b + blk * bstride, blk * kNB, n, cc, rs, v, out);
+    rows_rq<1, true, CASE>(a, rows, kp, b + blk * bstride, blk * kNB, n, cc, rs, v, out);
   else if (blk < blk1)
-    rows_rq<1>(a, rows, kp, b + blk * bstride, blk * kNB, n, cc, rs, v, out);
+    rows_rq<1, false, CASE>(a, rows, kp, b + blk * bstride, blk * kNB, n, cc, rs, v, out);
 }
 
 }  // namespace
@@ -173,7 +184,15 @@ void gemm_rq(const uint8_t* a, int64_t rows, int64_t kp, const int8_t* b, int64_
 void gemm_rq_avx512(const uint8_t* a, int64_t rows, int64_t kp, const int8_t* b, int64_t n,
                     int64_t blk0, int64_t blk1, const int32_t* ccoef, const int64_t* rowsum,
                     const Requant& rq, uint8_t* out) {
-  gemm_rq(a, rows, kp, b, n, blk0, blk1, ccoef, rowsum, *rq.vec, out);
+  const RequantVec& v = *rq.vec;
+  if (v.fix && rowsum)
+    gemm_rq<RqCase<true, true>>(a, rows, kp, b, n, blk0, blk1, ccoef, rowsum, v, out);
+  else if (v.fix)
+    gemm_rq<RqCase<true, false>>(a, rows, kp, b, n, blk0, blk1, ccoef, rowsum, v, out);
+  else if (rowsum)
+    gemm_rq<RqCase<false, true>>(a, rows, kp, b, n, blk0, blk1, ccoef, rowsum, v, out);
+  else
+    gemm_rq<RqCase<false, false>>(a, rows, kp, b, n, blk0, blk1, ccoef, rowsum, v, out);
 }
 
 void requant_row_vec_avx512(const int32_t* acc, const int32_t* ccoef, int64_t row_add,

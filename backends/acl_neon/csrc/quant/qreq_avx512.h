@@ -34,10 +34,15 @@ struct Requant16 {
   }
 
   // the 16 output bytes of accumulators a
-  __m128i operator()(__m512i a) const {
+  __m128i operator()(__m512i a) const { return fix ? apply<true>(a) : apply<false>(a); }
+
+  // operator() for FIX == fix, known when compiled (a kernel that requantizes many vectors
+  // with one Requant16 dispatches once: the unused constants then take no registers)
+  template <bool FIX>
+  __m128i apply(__m512i a) const {
     __m512i pe = _mm512_add_epi64(_mm512_mul_epi32(a, m_e), k_e);     // even channels, int64
     __m512i po = _mm512_add_epi64(_mm512_mul_epi32(_mm512_srli_epi64(a, 32), m_o), k_o);
-    if (fix) {
+    if constexpr (FIX) {
       pe = _mm512_mask_sub_epi64(pe, _mm512_cmplt_epi64_mask(pe, th_e), pe, df_e);
       po = _mm512_mask_sub_epi64(po, _mm512_cmplt_epi64_mask(po, th_o), po, df_o);
     }
