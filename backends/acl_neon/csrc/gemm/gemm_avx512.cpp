@@ -119,7 +119,7 @@ void tile_cols(const TileArgs& t) {
     const int64_t nc = t.col1 - col;
     const float* bp = packed + (col / 16) * t.K * 16;
     float* c = t.c + col;
-    if (MR == kMr && nc > 8) {   // a full-height tile: the assembly kernels
+    if (MR == kMr && nc > 8 && t.K > 0) {   // a full-height tile: the assembly kernels
       const __mmask16 last = tail_mask(nc > 16 ? nc - 16 : nc);
       if (nc > 24 && t.prefetch)
         tile12::tile<32, true>(t.K, t.a, t.lda, bp, bias + col, c, t.ldc, t.lo, t.hi, CLAMP,

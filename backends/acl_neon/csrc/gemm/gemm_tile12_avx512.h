@@ -13,9 +13,8 @@
 //
 // Registers: zmm0-23 the accumulators (row r: zmm2r the first 16 columns, zmm2r+1 the rest,
 // ymm for 24 columns, unused for 16), zmm24-25 B's vectors, zmm26-27 the broadcast A values
-// (32 columns),
-// zmm28-29 the bias, zmm30-31 lo and hi. The last vector of a row is stored under the mask
-// `last` (the columns that exist).
+// (32 columns), zmm28-29 the bias, zmm30-31 lo and hi. The last vector of a row is stored
+// under the mask `last` (the columns that exist). K >= 1 (the loop counts down to 0).
 #pragma once
 #if defined(__x86_64__)
 #include "avx512_intrin.h"
