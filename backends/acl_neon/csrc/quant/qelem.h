@@ -21,7 +21,7 @@ struct DwParams {
   const int32_t* wsum = nullptr;
   // optional, set by DwPacked::attach where depthwise_vnni_fits(p) and every weight fits int8:
   // the 4-row-group weights of the AVX-512 VNNI path (64-byte aligned, layout in
-  // qelem_avx512.cpp) and -(x_zp + 128 if x_signed) * sum(w) per channel (mod 2^32)
+  // qdepthwise_vnni_avx512.cpp) and -(x_zp + 128 if x_signed) * sum(w) per channel (mod 2^32)
   const int8_t* pv = nullptr;
   const int32_t* vcc = nullptr;
 };
