@@ -119,21 +119,10 @@ void tile_cols(const TileArgs& t) {
     const int64_t nc = t.col1 - col;
     const float* bp = packed + (col / 16) * t.K * 16;
     float* c = t.c + col;
-    if (MR == kMr && nc > 8 && t.K > 0) {   // a full-height tile: the assembly kernels
-      const __mmask16 last = tail_mask(nc > 16 ? nc - 16 : nc);
-      if (nc > 24 && t.prefetch)
-        tile12::tile<32, true>(t.K, t.a, t.lda, bp, bias + col, c, t.ldc, t.lo, t.hi, CLAMP,
-                               last);
-      else if (nc > 24)
-        tile12::tile<32, false>(t.K, t.a, t.lda, bp, bias + col, c, t.ldc, t.lo, t.hi, CLAMP,
-                                last);
-      else if (nc > 16)
-        tile12::tile<24, false>(t.K, t.a, t.lda, bp, bias + col, c, t.ldc, t.lo, t.hi, CLAMP,
-                                last);
-      else
-        tile12::tile<16, false>(t.K, t.a, t.lda, bp, bias + col, c, t.ldc, t.lo, t.hi, CLAMP,
-                                last);
-    } else if (nc > 24)
+    if (MR == kMr && nc > 8 && t.K > 0)   // a full-height tile: the assembly kernels
+      tile12::tile_of(nc < 32 ? nc : 32, t.prefetch, t.K, t.a, t.lda, bp, bias + col, c,
+                      t.ldc, t.lo, t.hi, CLAMP);
+    else if (nc > 24)
       ukernel<MR, 2, false, CLAMP>(t.K, t.a, t.lda, bp, bias + col, c, t.ldc, nc, lo, hi);
     else if (nc > 16)
       ukernel<MR, 2, true, CLAMP>(t.K, t.a, t.lda, bp, bias + col, c, t.ldc, nc, lo, hi);

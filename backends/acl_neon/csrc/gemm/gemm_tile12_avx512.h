@@ -124,6 +124,23 @@ inline void tile(int64_t K, const float* a, int64_t lda, const float* b, const f
     asm volatile(T12_TILE(16, 0) T12_OPERANDS);
 }
 
+// The full-height tile of nc columns (9 to 32) from panel b: the narrowest width that holds
+// them, the last vector masked to the columns that exist; `prefetch` (see tile) for 32.
+inline void tile_of(int64_t nc, bool prefetch, int64_t K, const float* a, int64_t lda,
+                    const float* b, const float* bias, float* c, int64_t ldc, float lo,
+                    float hi, bool clamp) {
+  const int64_t n = nc > 16 ? nc - 16 : nc;   // columns of the last vector
+  const __mmask16 last = static_cast<__mmask16>(n >= 16 ? 0xFFFF : (1u << n) - 1);
+  if (nc > 24 && prefetch)
+    tile<32, true>(K, a, lda, b, bias, c, ldc, lo, hi, clamp, last);
+  else if (nc > 24)
+    tile<32, false>(K, a, lda, b, bias, c, ldc, lo, hi, clamp, last);
+  else if (nc > 16)
+    tile<24, false>(K, a, lda, b, bias, c, ldc, lo, hi, clamp, last);
+  else
+    tile<16, false>(K, a, lda, b, bias, c, ldc, lo, hi, clamp, last);
+}
+
 }  // namespace tile12
 }  // namespace onert_neon
 
