@@ -1,6 +1,7 @@
 // Quantized GEMM / convolution: baseline kernels, the ISA dispatch and the convolution driver.
 #include "qgemm.h"
 
+#include <algorithm>
 #include <cassert>
 #include <cstring>
 #include <vector>
@@ -242,8 +243,16 @@ void im2col_rows(const ConvParams& p, const uint8_t* x, int64_t m0, int64_t rows
     return s * p.rcoef;
   };
   if (direct && p.kp == g.cin) {    // the rows are x's own, contiguous: one pass
-    xor_copy(a, x + m0 * g.cin, rows * g.cin, flip);
-    for (int64_t r = 0; r < rows; ++r) rowsum[r] = row_sum(a + r * p.kp);
+#if defined(__x86_64__)
+    if (active_isa() == Isa::Avx512)
+      xor_copy_avx512(a, x + m0 * g.cin, rows * g.cin, flip);
+    else
+#endif
+      xor_copy(a, x + m0 * g.cin, rows * g.cin, flip);
+    if (p.rcoef)
+      for (int64_t r = 0; r < rows; ++r) rowsum[r] = row_sum(a + r * p.kp);
+    else
+      std::fill(rowsum, rowsum + rows, int64_t{0});
     return;
   }
   // output pixel (b, oy, ox) of row m0, then stepped along with r

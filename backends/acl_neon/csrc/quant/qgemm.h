@@ -111,6 +111,9 @@ void requant_row_vec_avx512(const int32_t* acc, const int32_t* ccoef, int64_t ro
                             int64_t n, const Requant& rq, uint8_t* out);
 void requant_row_vec_avx2(const int32_t* acc, const int32_t* ccoef, int64_t row_add, int64_t n,
                           const Requant& rq, uint8_t* out);
+// dst[i] = src[i] ^ flip for i < n, 64 bytes at a time (the contiguous rows of a 1x1
+// convolution's `a` panel)
+void xor_copy_avx512(uint8_t* dst, const uint8_t* src, int64_t n, uint8_t flip);
 // GEMM with the requantization fused (rq.vec, vec_c0 == 0): rows of `a`, out rows of n bytes,
 // the channels of blocks [blk0, blk1) of 16 (b: all the packed weights); rowsum: per row term
 // (nullptr: none)

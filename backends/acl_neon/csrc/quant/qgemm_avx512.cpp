@@ -28,12 +28,13 @@ inline __m256i dpbusd(__m256i acc, __m256i a_u8, __m256i b_s8) {
   return acc;
 }
 
-// acc = the int32 dot products of MR rows x NB blocks of 16 channels; a: rows of kp bytes,
-// b: the first block
+// acc = init[j] + the int32 dot products of MR rows x NB blocks of 16 channels; a: rows of kp
+// bytes, b: the first block
 template <int MR, int NB>
-inline void accumulate(const uint8_t* a, int64_t kp, const int8_t* b, __m512i (&acc)[MR][NB]) {
+inline void accumulate(const uint8_t* a, int64_t kp, const int8_t* b, const __m512i (&init)[NB],
+                       __m512i (&acc)[MR][NB]) {
   for (int r = 0; r < MR; ++r)
-    for (int j = 0; j < NB; ++j) acc[r][j] = _mm512_setzero_si512();
+    for (int j = 0; j < NB; ++j) acc[r][j] = init[j];
   const int64_t bstride = kNB * kp;
   for (int64_t q = 0; q < kp; q += 4) {
     __m512i w[NB];
@@ -49,15 +50,15 @@ inline void accumulate(const uint8_t* a, int64_t kp, const int8_t* b, __m512i (&
 }
 
 // accumulate() where the last of the NB blocks has at most 8 real channels: that block is
-// computed 8 wide (ymm, half the work; its upper 8 sums are 0)
+// computed 8 wide (ymm, half the work; its upper 8 sums are 0, init's upper 8 ignored)
 template <int MR, int NB>
 inline void accumulate_half(const uint8_t* a, int64_t kp, const int8_t* b,
-                            __m512i (&acc)[MR][NB]) {
+                            const __m512i (&init)[NB], __m512i (&acc)[MR][NB]) {
   constexpr int NZ = NB - 1;                       // the full (zmm) blocks
   __m256i half[MR];
   for (int r = 0; r < MR; ++r) {
-    for (int j = 0; j < NZ; ++j) acc[r][j] = _mm512_setzero_si512();
-    half[r] = _mm256_setzero_si256();
+    for (int j = 0; j < NZ; ++j) acc[r][j] = init[j];
+    half[r] = _mm512_castsi512_si256(init[NB - 1]);
   }
   const int64_t bstride = kNB * kp;
   for (int64_t q = 0; q < kp; q += 4) {
@@ -85,7 +86,8 @@ inline void accumulate_half(const uint8_t* a, int64_t kp, const int8_t* b,
 template <int MR, int NB>
 inline void micro(const uint8_t* a, int64_t kp, const int8_t* b, int32_t* c, int64_t ldc) {
   __m512i acc[MR][NB];
-  accumulate<MR, NB>(a, kp, b, acc);
+  const __m512i zero[NB] = {};
+  accumulate<MR, NB>(a, kp, b, zero, acc);
   for (int r = 0; r < MR; ++r)
     for (int j = 0; j < NB; ++j)
       _mm512_storeu_si512(reinterpret_cast<void*>(c + r * ldc + j * kNB), acc[r][j]);
@@ -106,14 +108,52 @@ inline void rows_of(const uint8_t* a, int64_t rows, int64_t kp, const int8_t* b,
   }
 }
 
+// How the fused requantization stores its codes: clamped in int32 lanes, the zero point
+// added, then narrowed one vector at a time (kOutLanes, any RequantVec), or saturated and
+// clamped as bytes four vectors at a time (pack_codes4: the zero point folded into k, i.e.
+// zp == 0, and [lo, hi] within int8 (kOutS8) or uint8 (kOutU8)). The packed form takes about
+// a third fewer instructions per vector; with short K the requantization is most of the time
+// (MobileNetV2's 12544x16x96 GEMM: 92 us with the codes narrowed unrequantized, 252 us
+// requantized in lanes, 220 packed; 189 with the sums started from the channel terms).
+enum Out { kOutLanes, kOutS8, kOutU8 };
+
 // Compile-time cases of the fused requantization: FIX (some channel has the reference
-// rounding correction, RequantVec::fix) and RS (a per-row term, rowsum != nullptr). Dispatched
-// once per gemm_rq call: with both runtime, micro_rq<6, 2> kept the correction's constants and
-// the row-sum test live through every tile (a 12544x16x96 GEMM: 290 -> 261 us without).
-template <bool FIX_, bool RS_>
+// rounding correction, RequantVec::fix), RS (a per-row term, rowsum != nullptr) and OUT.
+// Dispatched once per gemm_rq call: with FIX and RS runtime, micro_rq<6, 2> kept the
+// correction's constants and the row-sum test live through every tile (a 12544x16x96 GEMM:
+// 290 -> 261 us without).
+template <bool FIX_, bool RS_, Out OUT_>
 struct RqCase {
   static constexpr bool FIX = FIX_, RS = RS_;
+  static constexpr Out OUT = OUT_;
 };
+
+// store the first n (1..32) bytes of b (a full vector with one plain store)
+inline void store_bytes32(uint8_t* dst, __m256i b, int64_t n) {
+  if (n >= 32)
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst), b);
+  else
+    _mm256_mask_storeu_epi8(dst, (__mmask32{1} << n) - 1, b);
+}
+
+// the codes of MR rows x 2 blocks of int32 values y from channel c0 into out (rows of n
+// bytes), 2 rows x 2 blocks per pack_codes4 (with one block, four rows a pack stored lane by
+// lane ran slower than the vectors narrowed one at a time)
+template <int MR, bool SIGNED>
+__attribute__((always_inline)) inline void store_packed(const __m512i (&y)[MR][2], int64_t c0,
+                                                        int64_t n, const RequantVec& v,
+                                                        uint8_t* out) {
+  const __m512i lo = _mm512_set1_epi8(static_cast<char>(v.lo_z));
+  const __m512i hi = _mm512_set1_epi8(static_cast<char>(v.hi_z));
+  const int64_t left = n - c0;
+#pragma GCC unroll 4
+  for (int r = 0; r < MR; r += 2) {
+    const int r1 = r + 1 < MR ? r + 1 : r;
+    const __m512i p = pack_codes4<SIGNED>(y[r][0], y[r][1], y[r1][0], y[r1][1], lo, hi);
+    store_bytes32(out + r * n + c0, _mm512_castsi512_si256(p), left);
+    if (r + 1 < MR) store_bytes32(out + r1 * n + c0, _mm512_extracti64x4_epi64(p, 1), left);
+  }
+}
 
 // MR rows x NB blocks from channel c0 of n, requantized into out (rows of n bytes)
 template <int MR, int NB, bool HALF, class CASE>
@@ -121,22 +161,30 @@ inline void micro_rq(const uint8_t* a, int64_t kp, const int8_t* b, int64_t c0, 
                      const int32_t* ccoef, const int64_t* rowsum, const RequantVec& vin,
                      uint8_t* out) {
   const RequantVec v = vin;             // a local copy: the byte stores cannot alias it
-  __m512i acc[MR][NB];
+  __m512i acc[MR][NB], cc[NB];                  // the sums start from the channel terms
+  for (int j = 0; j < NB; ++j)
+    cc[j] = _mm512_maskz_loadu_epi32(mask16_of(n - c0 - j * kNB), ccoef + c0 + j * kNB);
   if constexpr (HALF)
-    accumulate_half<MR, NB>(a, kp, b, acc);
+    accumulate_half<MR, NB>(a, kp, b, cc, acc);
   else
-    accumulate<MR, NB>(a, kp, b, acc);
+    accumulate<MR, NB>(a, kp, b, cc, acc);
+#pragma GCC unroll 4
   for (int j = 0; j < NB; ++j) {
     const int64_t c = c0 + j * kNB, left = n - c;
-    const __m512i cc = _mm512_maskz_loadu_epi32(mask16_of(left), ccoef + c);
     const Requant16 rq(v, c);
+#pragma GCC unroll 8
     for (int r = 0; r < MR; ++r) {
-      __m512i s = _mm512_add_epi32(acc[r][j], cc);
+      __m512i s = acc[r][j];
       if constexpr (CASE::RS)
         s = _mm512_add_epi32(s, _mm512_set1_epi32(static_cast<int32_t>(rowsum[r])));
-      store_bytes16(out + r * n + c, rq.template apply<CASE::FIX>(s), left);
+      if constexpr (CASE::OUT == kOutLanes || NB == 1)
+        store_bytes16(out + r * n + c, rq.template apply<CASE::FIX>(s), left);
+      else
+        acc[r][j] = rq.template scaled<CASE::FIX>(s);
     }
   }
+  if constexpr (CASE::OUT != kOutLanes && NB == 2)
+    store_packed<MR, CASE::OUT == kOutS8>(acc, c0, n, v, out);
 }
 
 template <int NB, bool HALF, class CASE>
@@ -179,20 +227,32 @@ void gemm_rq(const uint8_t* a, int64_t rows, int64_t kp, const int8_t* b, int64_
     rows_rq<1, false, CASE>(a, rows, kp, b + blk * bstride, blk * kNB, n, cc, rs, v, out);
 }
 
+template <Out OUT>
+void gemm_rq_out(const uint8_t* a, int64_t rows, int64_t kp, const int8_t* b, int64_t n,
+                 int64_t blk0, int64_t blk1, const int32_t* cc, const int64_t* rs,
+                 const RequantVec& v, uint8_t* out) {
+  if (v.fix && rs)
+    gemm_rq<RqCase<true, true, OUT>>(a, rows, kp, b, n, blk0, blk1, cc, rs, v, out);
+  else if (v.fix)
+    gemm_rq<RqCase<true, false, OUT>>(a, rows, kp, b, n, blk0, blk1, cc, rs, v, out);
+  else if (rs)
+    gemm_rq<RqCase<false, true, OUT>>(a, rows, kp, b, n, blk0, blk1, cc, rs, v, out);
+  else
+    gemm_rq<RqCase<false, false, OUT>>(a, rows, kp, b, n, blk0, blk1, cc, rs, v, out);
+}
+
 }  // namespace
 
 void gemm_rq_avx512(const uint8_t* a, int64_t rows, int64_t kp, const int8_t* b, int64_t n,
                     int64_t blk0, int64_t blk1, const int32_t* ccoef, const int64_t* rowsum,
                     const Requant& rq, uint8_t* out) {
   const RequantVec& v = *rq.vec;
-  if (v.fix && rowsum)
-    gemm_rq<RqCase<true, true>>(a, rows, kp, b, n, blk0, blk1, ccoef, rowsum, v, out);
-  else if (v.fix)
-    gemm_rq<RqCase<true, false>>(a, rows, kp, b, n, blk0, blk1, ccoef, rowsum, v, out);
-  else if (rowsum)
-    gemm_rq<RqCase<false, true>>(a, rows, kp, b, n, blk0, blk1, ccoef, rowsum, v, out);
+  if (v.zp == 0 && v.lo_z >= -128 && v.hi_z <= 127)
+    gemm_rq_out<kOutS8>(a, rows, kp, b, n, blk0, blk1, ccoef, rowsum, v, out);
+  else if (v.zp == 0 && v.lo_z >= 0 && v.hi_z <= 255)
+    gemm_rq_out<kOutU8>(a, rows, kp, b, n, blk0, blk1, ccoef, rowsum, v, out);
   else
-    gemm_rq<RqCase<false, false>>(a, rows, kp, b, n, blk0, blk1, ccoef, rowsum, v, out);
+    gemm_rq_out<kOutLanes>(a, rows, kp, b, n, blk0, blk1, ccoef, rowsum, v, out);
 }
 
 void requant_row_vec_avx512(const int32_t* acc, const int32_t* ccoef, int64_t row_add,
@@ -204,6 +264,17 @@ void requant_row_vec_avx512(const int32_t* acc, const int32_t* ccoef, int64_t ro
     __m512i a = _mm512_add_epi32(_mm512_maskz_loadu_epi32(mk, acc + c),
                                  _mm512_maskz_loadu_epi32(mk, ccoef + c));
     store_bytes16(out + c, Requant16(v, rq.vec_c0 + c)(_mm512_add_epi32(a, radd)), n - c);
+  }
+}
+
+void xor_copy_avx512(uint8_t* dst, const uint8_t* src, int64_t n, uint8_t flip) {
+  const __m512i f = _mm512_set1_epi8(static_cast<char>(flip));
+  int64_t i = 0;
+  for (; i + 64 <= n; i += 64)
+    _mm512_storeu_si512(dst + i, _mm512_xor_si512(_mm512_loadu_si512(src + i), f));
+  if (i < n) {
+    const __mmask64 mk = (uint64_t{1} << (n - i)) - 1;     // n - i in [1, 63]
+    _mm512_mask_storeu_epi8(dst + i, mk, _mm512_xor_si512(_mm512_maskz_loadu_epi8(mk, src + i), f));
   }
 }
 

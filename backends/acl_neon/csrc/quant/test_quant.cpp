@@ -1,4 +1,5 @@
 // C++ tests of the quantized GEMM, requantization and convolution against scalar references.
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -166,7 +167,7 @@ namespace {
 
 // whole convolution: int8 (w_zp 0) or uint8 (w_zp != 0) against sum (x - x_zp)(w - w_zp)
 void check_conv(bool x_signed, ConvGeom g, int64_t cout, int threads, uint64_t seed,
-                bool vec = false) {
+                bool vec = false, int32_t act_lo = INT32_MIN, int32_t act_hi = INT32_MAX) {
   Rng rng(seed);
   const int32_t xzp = x_signed ? -7 : 131, wzp = x_signed ? 0 : 120;
   const int64_t k = g.kh * g.kw * g.cin, kp = (k + 3) / 4 * 4;
@@ -193,7 +194,9 @@ void check_conv(bool x_signed, ConvGeom g, int64_t cout, int threads, uint64_t s
   p.rcoef = x_signed ? 0 : 128 - wzp;
   qtest::ChannelParams cp(cout, rng, 2000, vec);
   const int64_t split = cout / 2;
-  const int32_t yzp = x_signed ? 3 : 140, lo = x_signed ? -128 : 0, hi = x_signed ? 127 : 255;
+  const int32_t yzp = x_signed ? 3 : 140;
+  const int32_t lo = std::max(x_signed ? -128 : 0, act_lo);
+  const int32_t hi = std::min(x_signed ? 127 : 255, act_hi);
   qtest::RequantBuild b(cp.mult, cp.shift, cp.bias, split, yzp, seed % 2 == 0, lo, hi);
   if (vec) CHECK(b.use_vec());
   std::vector<uint8_t> x(xv.size()), out(g.batch * g.oh * g.ow * cout);
@@ -254,6 +257,24 @@ NEON_TEST(quant_conv_vector_requant) {
       check_conv(s, g5, 8, threads, 36, true);
       check_conv(s, g6, 24, threads, 37, true);
       check_conv(s, g3, 56, threads, 38, true);
+    }
+}
+
+NEON_TEST(quant_conv_packed_codes_and_clamps) {
+  // the fused requantization's codes packed two rows x two blocks at a time (zero point folded:
+  // even seeds), saturated then clamped as bytes: activation ranges inside the 8-bit one
+  // (RELU6-like, a clamp at both ends), every row remainder of the 6-row tiles (429 rows and
+  // 1 to 5 rows), pairs with a last block of 8 channels (24, 40) and a lone block (16)
+  ConvGeom many{3, 11, 13, 8, 11, 13, 1, 1, 1, 1, 1, 1, 0, 0};
+  for (bool s : {true, false})
+    for (int64_t cout : {16, 24, 40, 64}) {
+      const int32_t zp = s ? 3 : 140;
+      check_conv(s, many, cout, 1, 70, true, zp, zp + 50);
+      check_conv(s, many, cout, 2, 72, true, s ? -100 : 20, s ? 90 : 230);
+      check_conv(s, many, cout, 1, 71, true, zp, zp + 50);           // not folded: int32 lanes
+      for (int64_t rows = 1; rows <= 5; ++rows)
+        check_conv(s, ConvGeom{1, 1, rows, 20, 1, rows, 1, 1, 1, 1, 1, 1, 0, 0}, cout, 1,
+                   74 + 2 * rows, true, zp - 20, zp + 20);
     }
 }
 
