@@ -255,6 +255,13 @@ void im2col_rows(const ConvParams& p, const uint8_t* x, int64_t m0, int64_t rows
       std::fill(rowsum, rowsum + rows, int64_t{0});
     return;
   }
+  // windows with rows of at most 16 bytes (the stem's 3x3x3): the output pixels of a row whose
+  // windows lie inside the input are copied in one run, 16 bytes per window row (the extra
+  // ones land where the next row, the zero padding or the next window goes); the columns
+  // [ox_in0, ox_in1) of such pixels, and the bound that keeps the last read inside x
+  const bool runs = span <= 16 && g.dw == 1 && g.dh == 1;
+  const int64_t ox_in0 = (g.pad_left + g.sw - 1) / g.sw;
+  const int64_t ox_in1 = g.iw - g.kw + g.pad_left < 0 ? 0 : (g.iw - g.kw + g.pad_left) / g.sw + 1;
   // output pixel (b, oy, ox) of row m0, then stepped along with r
   int64_t ox = m0 % g.ow, oy = (m0 / g.ow) % g.oh, b = m0 / g.ow / g.oh;
   for (int64_t r = 0; r < rows; ++r) {
@@ -264,6 +271,27 @@ void im2col_rows(const ConvParams& p, const uint8_t* x, int64_t m0, int64_t rows
     }
     uint8_t* ar = a + r * p.kp;
     const int64_t ix0 = ox * g.sw - g.pad_left, iy0 = oy * g.sh - g.pad_top;
+    if (runs && ox >= ox_in0 && ox < ox_in1 && iy0 >= 0 && iy0 + g.kh - 1 < g.ih) {
+      const uint8_t* xr = x + ((b * g.ih + iy0) * g.iw - g.pad_left) * g.cin;
+      int64_t end = std::min({ox + (rows - r), ox_in1, g.ow});
+      while (end > ox && (xr - x) + (end - 1) * g.sw * g.cin + (g.kh - 1) * row_bytes + 16 >
+                             x_bytes)
+        --end;                                 // a window whose 16-byte reads pass x's end
+      if (end > ox) {
+        const int64_t step = g.sw * g.cin;
+        for (int64_t q = ox; q < end; ++q, ar += p.kp) {
+          const uint8_t* src = xr + q * step;
+          for (int64_t ky = 0; ky < g.kh; ++ky)
+            xor_copy16(ar + ky * span, src + ky * row_bytes, f8);
+          for (int64_t t = p.k; t < p.kp; ++t) ar[t] = 0;
+        }
+        for (int64_t q = 0; q < end - ox; ++q)
+          rowsum[r + q] = p.rcoef ? row_sum(a + (r + q) * p.kp) : 0;
+        r += end - ox - 1;                     // the loop steps to the run's next pixel
+        ox = end - 1;
+        continue;
+      }
+    }
     const bool cols_in = g.dw == 1 && ix0 >= 0 && ix0 + g.kw <= g.iw;
     const int64_t at = ((b * g.ih + iy0) * g.iw + ix0) * g.cin, step = g.dh * row_bytes;
     if (direct) {

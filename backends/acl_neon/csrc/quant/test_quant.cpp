@@ -304,6 +304,9 @@ NEON_TEST(quant_conv_small_window_rows) {
   ConvGeom g2{1, 9, 10, 8, 8, 9, 2, 2, 1, 1, 1, 1, 0, 0};      // 16-byte window rows
   ConvGeom g3{1, 7, 9, 8, 4, 5, 1, 1, 2, 2, 1, 1, 0, 0};       // 8-byte rows, stride 2
   ConvGeom g4{1, 8, 8, 5, 8, 8, 3, 3, 1, 1, 1, 1, 1, 1};       // 15-byte rows, SAME
+  // VALID 3x3x3 stride 2 whose last windows end at x's last pixel: the runs of inside
+  // windows stop where a 16-byte read would pass the end of x
+  ConvGeom g5{2, 7, 9, 3, 3, 4, 3, 3, 2, 2, 1, 1, 0, 0};
   for (bool s : {true, false})
     for (bool vec : {false, true})
       for (int threads : {1, 2}) {
@@ -311,5 +314,6 @@ NEON_TEST(quant_conv_small_window_rows) {
         check_conv(s, g2, 19, threads, 62, vec);
         check_conv(s, g3, 7, threads, 63, vec);
         check_conv(s, g4, 33, threads, 64, vec);
+        check_conv(s, g5, 16, threads, 65, vec);
       }
 }
