@@ -279,9 +279,9 @@ NEON_TEST(quant_conv_packed_codes_and_clamps) {
 }
 
 NEON_TEST(quant_conv_channel_split_and_row_ranges) {
-  // few rows and >= 2 blocks per thread: the threads split the channel blocks (scalar / vector
-  // requantization on channel ranges from a block boundary, a partial last block); many rows:
-  // balanced row ranges of whole 6-row groups
+  // under two 6-row groups and >= 2 blocks per thread (1 row; 30 rows at 3 threads): the
+  // threads split the channel blocks (scalar / vector requantization on channel ranges from a
+  // block boundary, a partial last block); more rows: balanced ranges of whole 6-row groups
   ConvGeom g1{1, 7, 7, 24, 7, 7, 1, 1, 1, 1, 1, 1, 0, 0};      // 49 rows
   ConvGeom g2{1, 1, 1, 40, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0};      // 1 row (fully connected form)
   ConvGeom g3{1, 5, 6, 3, 5, 6, 3, 3, 1, 1, 1, 1, 1, 1};       // 3x3 with im2col, 30 rows
