@@ -1,5 +1,6 @@
 """MobileNet-like float models of inverted-residual blocks ([1x1 expand CONV_2D] ->
-DEPTHWISE_CONV_2D -> 1x1 project CONV_2D -> [residual ADD]), for acl_neon's fusion tests."""
+DEPTHWISE_CONV_2D -> 1x1 project CONV_2D -> [residual ADD]), optionally after a stem CONV_2D
+over few channels, for acl_neon's fusion tests."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -39,11 +40,22 @@ def out_size(size: int, k: int, stride: int, padding: str) -> int:
     return -(-size // stride) if padding == "SAME" else (size - k) // stride + 1
 
 
+@dataclass(frozen=True)
+class Stem:
+    out: int                      # output channels
+    k: int = 3
+    stride: int = 2
+    act: str = "RELU6"
+    padding: str = "SAME"
+
+
 def block_model(blocks=BLOCKS, batch: int = 2, h: int = 19, w: int = 13, cin: int = 8,
-                extra_output: tuple[int, str] | None = None) -> tuple[bytes, list[list[int]]]:
+                extra_output: tuple[int, str] | None = None,
+                stem: Stem | None = None) -> tuple[bytes, list[list[int]]]:
     """The model (input (batch, h, w, cin), one output) and, per block, its op indices in the
     order expand, depthwise, project, add (those present). `extra_output` (block, "expand" |
-    "depthwise" | "project") also makes that inner tensor a model output."""
+    "depthwise" | "project" | "stem") also makes that inner tensor a model output. `stem`: a
+    k x k CONV_2D first, whose output the blocks read; its op index heads the first block's."""
     rng = np.random.default_rng(7)
     b = ModelBuilder()
     x = b.add_input("x", (batch, h, w, cin), "float32")
@@ -64,8 +76,19 @@ def block_model(blocks=BLOCKS, batch: int = 2, h: int = 19, w: int = 13, cin: in
         return y
 
     shape = (batch, h, w, cin)
+    stem_ops: list[int] = []
+    if stem is not None:
+        oh, ow = (out_size(v, stem.k, stem.stride, stem.padding) for v in (h, w))
+        y = b.add_tensor("stem", (batch, oh, ow, stem.out), "float32")
+        stem_ops.append(b.add_op("CONV_2D", [x, const("stem_w", (stem.out, stem.k, stem.k, cin)),
+                                             const("stem_b", (stem.out,))], [y],
+                                 padding=stem.padding, stride_h=stem.stride,
+                                 stride_w=stem.stride, fused_activation_function=stem.act))
+        if extra_output == (0, "stem"):
+            extra = y
+        x, shape = y, (batch, oh, ow, stem.out)
     for n, blk in enumerate(blocks):
-        block_ops = []
+        block_ops = stem_ops if n == 0 else []
         t, c = x, shape[3]
         inner = {}
         if blk.expand is not None:
@@ -85,7 +108,7 @@ def block_model(blocks=BLOCKS, batch: int = 2, h: int = 19, w: int = 13, cin: in
             block_ops.append(b.add_op("ADD", [p, x] if blk.add_first else [x, p], [y],
                                 fused_activation_function=blk.add_act))
             p = y
-        if extra_output is not None and extra_output[0] == n:
+        if extra_output is not None and extra_output[0] == n and extra_output[1] in inner:
             extra = inner[extra_output[1]]
         ops.append(block_ops)
         x, shape = p, (batch, oh, ow, blk.out)

@@ -1,12 +1,12 @@
 """InvertedResidual on acl_neon: the MobileNet block that the compiler fused from the ops
-acl_neon proposed (backends/acl_neon/fusion.py) — [1x1 expand CONV_2D] -> DEPTHWISE_CONV_2D ->
-1x1 project CONV_2D -> [residual ADD] — as one native plan of module _gemm
+acl_neon proposed (backends/acl_neon/fusion.py) — [1x1 expand CONV_2D, or the stem CONV_2D] ->
+DEPTHWISE_CONV_2D -> 1x1 project CONV_2D -> [residual ADD] — as one native plan of module _gemm
 (csrc/gemm/inverted_residual.h). It is computed output row by output row, so the expanded
 tensor and the depthwise output live only in a few rows of per-thread scratch, with the
 unfused kernels' arithmetic in their order: the results are bit-identical to the ops run one by
 one (conv2d.py, depthwise_conv2d.py, eltwise.py).
 
-The op's params name its members: `roles` (of "expand", "depthwise", "project", "add") and
+The op's params name its members: `roles` (of "stem", "expand", "depthwise", "project", "add") and
 `fused_ops` (the original Operations, in that order; core/compiler/fusion.py), whose operands
 are this op's inputs (weights included) or, for the inner tensors, `fused_operands`.
 """
@@ -38,21 +38,31 @@ class InvertedResidualLayer(NeonMixin, Kernel):
             return list(clamp_range(op.params.get("fused_activation_function")))
 
         dw, project = ops["depthwise"], ops["project"]
-        expand, add = ops.get("expand"), ops.get("add")
+        stem, expand, add = ops.get("stem"), ops.get("expand"), ops.get("add")
         x, y = self.inputs[0], self.outputs[0]
-        n, h, w, cin = (int(d) for d in x.shape)
+        cin = int(x.shape[3])
+        n, h, w = (int(d) for d in self.shape_of(dw.inputs[0])[:3])   # the depthwise input's
         k = int(self.shape_of(dw.inputs[1])[1])
         e_shape = (n, h, w, int(self.shape_of(dw.inputs[1])[3]))
         g = conv_geometry(dw.params, e_shape, (k, k), self.shape_of(dw.outputs[0]))
         geometry = [n, h, w, cin, g.c, k, g.sh, g.sw, g.pt, g.pl, g.oh, g.ow, int(y.shape[3])]
+        stem_geometry = None
+        if stem is not None:
+            sw = self.shape_of(stem.inputs[1])
+            s = conv_geometry(stem.params, tuple(x.shape), sw[1:3], e_shape)
+            stem_geometry = [s.n, s.h, s.w, s.c, s.kh, s.kw, s.sh, s.sw, s.dh, s.dw, s.pt, s.pl,
+                             s.oh, s.ow, int(sw[0])]
+        first = expand or stem
         none = [-np.inf, np.inf]
-        clamps = ((act(expand) if expand else none) + act(dw) + act(project)
+        clamps = ((act(first) if first else none) + act(dw) + act(project)
                   + (act(add) if add else none))
         try:
             self.plan = self.lib.InvertedResidualPlan(
                 geometry, const(expand, 1) if expand else None,
                 const(expand, 2) if expand else None, const(dw, 1), const(dw, 2),
-                const(project, 1), const(project, 2), clamps, add is not None, self.threads)
+                const(project, 1), const(project, 2), clamps, add is not None, self.threads,
+                stem_weights=const(stem, 1) if stem else None,
+                stem_bias=const(stem, 2) if stem else None, stem_geometry=stem_geometry)
         except ValueError as e:
             raise self.fail(str(e)) from None
 

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import onert_py
-from builders.inverted_residual import BLOCKS, Block, block_inputs, block_model
+from builders.inverted_residual import BLOCKS, Block, Stem, block_inputs, block_model
 from builders.shared_models import model_path, realistic_inputs
 from fusion_harness import assert_close, fused_runs_match, groups, neon_session
 from op_harness import backend_or_skip
@@ -55,6 +55,39 @@ def test_batch_one_and_wide_rows(fuse_small):
     out = sess.run(xs)[0]
     assert_close(out, tflite_run(model, xs)[0])
     assert np.array_equal(out, session(model, num_threads=2, fuse=False).run(xs)[0])
+
+
+STEMS = {   # stem, first block, input (h, w, cin): stride 2 SAME on odd sizes, 5x5 stride 1
+    "3x3s2": (Stem(8), Block(None, 6), (19, 13, 3)),
+    "5x5s1_valid": (Stem(12, k=5, stride=1, act="RELU", padding="VALID"),
+                    Block(None, 10, stride=2, acts=("NONE", "RELU6", "RELU")), (15, 22, 4)),
+}
+
+
+@pytest.mark.parametrize("form", sorted(STEMS))
+def test_stem_fused_with_the_first_block(fuse_small, form):
+    """A stem CONV_2D over few channels whose output only the first block's depthwise reads
+    joins that block: its rows computed into the block's ring, bit-identical to the ops apart
+    at every ISA level and 1 and 2 threads (several bands: their first rows are recomputed)."""
+    stem, first, (h, w, cin) = STEMS[form]
+    model, ops = block_model((first, Block(24, 10, stride=2)), h=h, w=w, cin=cin, stem=stem)
+    xs = block_inputs(2, h, w, cin)
+    for sess in fused_runs_match(model, xs):
+        assert groups(sess) == [tuple(o) for o in ops]
+        assert len(ops[0]) == 3                                   # stem, depthwise, project
+        f = sess.placement().fused[0]
+        assert f.why.startswith("stem output ") and "CONV_2D + #" in f.text
+
+
+def test_a_stem_read_elsewhere_or_on_another_backend_stays_apart(fuse_small):
+    stem, first, (h, w, cin) = STEMS["3x3s2"]
+    model, ops = block_model((first,), h=h, w=w, cin=cin, stem=stem, extra_output=(0, "stem"))
+    assert groups(session(model)) == [tuple(ops[0][1:])]          # its output is a model output
+    model, ops = block_model((first,), h=h, w=w, cin=cin, stem=stem)
+    sess = session(model, op_backend_map={ops[0][0]: "cpu"})
+    assert groups(sess) == [tuple(ops[0][1:])]
+    xs = block_inputs(2, h, w, cin)
+    assert_close(sess.run(xs)[0], tflite_run(model, xs)[0])
 
 
 def test_explain_and_placement_name_the_fused_ops(fuse_small):
@@ -186,8 +219,11 @@ def check_model(name: str, fused_blocks: int, threads: int = 1, others: int = 0)
 @pytest.mark.parametrize("threads", [1, 2])
 def test_mobilenet_v2(threads):
     """Its first seven blocks (112x112 to 28x28: expanded tensors of 0.6 to 4.8 MB) run fused,
-    bit-identical to the ops apart."""
+    the first with the stem, bit-identical to the ops apart."""
     check_model("mobilenet_v2", 7, threads)
+    sess = onert_py.Session(model_path("mobilenet_v2"))
+    first = sess.placement().fused[0]
+    assert first.ops == (0, 1, 2) and first.why.startswith("stem output 1.6 MB")
 
 
 def test_efficientnet_b0_has_no_block_of_this_form():

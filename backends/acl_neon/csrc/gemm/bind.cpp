@@ -159,14 +159,17 @@ struct TransposeConvPlan {
 // without expand), the depthwise filter [k][k][cexp] and bias, the project conv's weights
 // [cout][cexp] and bias, the clamps [expand lo, hi, depthwise lo, hi, project lo, hi, add lo,
 // hi], whether the block input is added (residual) and the threads it will run with (its
-// per-thread scratch is made here).
+// per-thread scratch is made here); or, in place of the expand conv, a stem conv: its weights
+// [cexp][kh][kw][cin] and bias and its 15-value geometry (ConvPlan's), x then its input, the
+// expand clamp its clamp, h and w its output's.
 struct InvertedResidualPlan {
   InvertedResidual f;
   int64_t in_size, out_size;
   mutable std::vector<float> scratch;     // per thread: ring and depthwise row, of one run
   InvertedResidualPlan(std::vector<int64_t> geom, py::object exp_w, py::object exp_b,
                        py::array dw_w, py::object dw_b, py::array proj_w, py::object proj_b,
-                       std::vector<float> clamps, bool residual, int threads) {
+                       std::vector<float> clamps, bool residual, int threads,
+                       py::object stem_w, py::object stem_b, py::object stem_geom) {
     if (geom.size() != 13 || clamps.size() != 8)
       throw py::value_error("geometry needs 13 values and clamps 8");
     for (int64_t v : geom)
@@ -183,8 +186,22 @@ struct InvertedResidualPlan {
     for (size_t i = 0; i < 8; i += 2)
       if (clamps[i] > clamps[i + 1]) throw py::value_error("a clamp range is empty");
     f.expand = !exp_w.is_none();
-    if (!f.expand && cexp != cin)
+    f.stem = !stem_w.is_none();
+    if (f.stem) {
+      f.stem_g = geom_of(stem_geom.cast<std::vector<int64_t>>());
+      const ConvGeom& sg = f.stem_g;
+      if (f.expand || residual)
+        throw py::value_error("a stem conv takes the place of the expand, without residual");
+      if (!direct_conv_fits(sg) || sg.n != n || sg.oh != h || sg.ow != w || sg.cout != cexp ||
+          sg.cin != cin)
+        throw py::value_error("the stem conv must be a direct one (<= 16 input channels, a "
+                              "window) whose output is the depthwise input");
+      py::array sw_arr = stem_w.cast<py::array>();
+      pack_direct(sg, in_buffer<float>(sw_arr, "stem weights", sg.cout * sg.kh * sg.kw * sg.cin),
+                  optional_bias(stem_b, sg.cout), f.stem_w);
+    } else if (!f.expand && cexp != cin) {
       throw py::value_error("without expand the depthwise channels are the input's");
+    }
     if (residual && (sh != 1 || sw != 1 || oh != h || ow != w || cout != cin))
       throw py::value_error("the residual needs stride 1 and the input's shape");
     f.dw = DepthwiseParams{static_cast<int>(n), static_cast<int>(h), static_cast<int>(w),
@@ -213,7 +230,7 @@ struct InvertedResidualPlan {
     f.residual = residual;
     f.add_lo = clamps[6];
     f.add_hi = clamps[7];
-    in_size = n * h * w * cin;
+    in_size = f.stem ? n * f.stem_g.h * f.stem_g.w * cin : n * h * w * cin;
     out_size = n * oh * ow * cout;
     scratch.resize(static_cast<size_t>(std::max(threads, 1) * inverted_residual_scratch(f)));
   }
@@ -293,11 +310,13 @@ PYBIND11_MODULE(_gemm, m) {
       .def("bind", &bind_plan<TransposeConvPlan, 2>, "bind(x, y, threads): the step");
   py::class_<InvertedResidualPlan>(m, "InvertedResidualPlan")
       .def(py::init<std::vector<int64_t>, py::object, py::object, py::array, py::object,
-                    py::array, py::object, std::vector<float>, bool, int>(),
+                    py::array, py::object, std::vector<float>, bool, int, py::object,
+                    py::object, py::object>(),
            py::arg("geometry"), py::arg("expand_weights"), py::arg("expand_bias"),
            py::arg("dw_filter"), py::arg("dw_bias"), py::arg("project_weights"),
            py::arg("project_bias"), py::arg("clamps"), py::arg("residual"),
-           py::arg("threads") = 1)
+           py::arg("threads") = 1, py::arg("stem_weights") = py::none(),
+           py::arg("stem_bias") = py::none(), py::arg("stem_geometry") = py::none())
       .def("bind", &bind_plan<InvertedResidualPlan, 2>, "bind(x, y, threads): the step");
   py::class_<BmmPlan>(m, "BmmPlan")
       .def(py::init<std::vector<int64_t>, bool, bool, std::vector<int64_t>,

@@ -21,6 +21,8 @@ using namespace simd;
 
 #include "conv_direct_kernels.inc"
 
+}  // namespace
+
 DirectRowsFn direct_rows_fn(bool narrow) {
   switch (active_isa()) {
 #if defined(__x86_64__)
@@ -31,7 +33,6 @@ DirectRowsFn direct_rows_fn(bool narrow) {
   }
 }
 
-}  // namespace
 
 bool splits_512bit_ops() {
 #if defined(__x86_64__)

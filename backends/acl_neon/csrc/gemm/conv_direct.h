@@ -66,11 +66,14 @@ struct DirectArgs {
   int64_t ldw;           // coutp
   float* y;
   float lo, hi;
-  DirectRun* runs;       // scratch of kh*kw runs (one thread's)
+  DirectRun* runs;       // scratch of 2*kh*kw runs (one thread's)
+  int64_t y_row0 = 0;    // y holds the output rows from y_row0 on (a fused block's ring)
 };
 
 // output rows [r0, r1) of [0, n*oh)
 using DirectRowsFn = void (*)(const DirectArgs&, int64_t r0, int64_t r1);
+// the rows function of the running CPU (`narrow`: DirectWeights::narrow)
+DirectRowsFn direct_rows_fn(bool narrow);
 #if defined(__x86_64__)
 void conv_direct_rows_avx2(const DirectArgs&, int64_t, int64_t);
 void conv_direct_rows_avx512(const DirectArgs&, int64_t, int64_t);

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cstdint>
+#include <vector>
 
 #include "gemm_driver.h"
 #include "isa.h"
@@ -69,7 +70,7 @@ constexpr int64_t kAlign = 16;
 
 int64_t inverted_residual_scratch(const InvertedResidual& f) {
   const DepthwiseParams& p = f.dw;
-  const int64_t ring = f.expand ? ring_rows(p) * p.w * p.cin : 0;
+  const int64_t ring = f.expand || f.stem ? ring_rows(p) * p.w * p.cin : 0;
   const int64_t used = ring + step_rows(p) * p.ow * p.cin;
   return (used + kAlign - 1) / kAlign * kAlign + kAlign;   // + the slack to align the start
 }
@@ -86,14 +87,20 @@ void inverted_residual_f32(const InvertedResidual& f, const float* x, float* y, 
   const int64_t R = step_rows(p), slots = ring_rows(p);
   // a band must be worth a fork/join: at least ~1 MFLOP (a row's depthwise and project work,
   // plus the expand work of its new rows)
-  const int64_t row_flops = 2 * p.ow * C * (p.kh * p.kw + f.cout) +
-                            (f.expand ? 2 * int64_t{p.sh} * p.w * f.cin * C : 0);
+  const ConvGeom& sg = f.stem_g;
+  const int64_t row_flops =
+      2 * p.ow * C * (p.kh * p.kw + f.cout) +
+      (f.expand ? 2 * int64_t{p.sh} * p.w * f.cin * C : 0) +
+      (f.stem ? 2 * int64_t{p.sh} * p.w * sg.kh * sg.kw * sg.cin * C : 0);
   const int64_t grain = 1 + 1000000 / (row_flops + 1);
+  const DirectRowsFn stem_rows = f.stem ? direct_rows_fn(f.stem_w.narrow) : nullptr;
   parallel_range(threads, int64_t{p.n} * p.oh, grain, [&](int64_t r0, int64_t r1) {
     const uintptr_t addr = reinterpret_cast<uintptr_t>(scratch);
     float* base = scratch + (kAlign - addr / sizeof(float) % kAlign) % kAlign;
     float* ring = base + parallel_slot() * per_thread;
-    float* dwrows = ring + (f.expand ? slots * row_len : 0);
+    const bool ringed = f.expand || f.stem;
+    float* dwrows = ring + (ringed ? slots * row_len : 0);
+    std::vector<DirectRun> runs(f.stem ? static_cast<size_t>(2 * sg.kh * sg.kw) : 0);
     int64_t first = -1, next = -1;   // the ring holds input rows [first, next) (b * h + iy)
     for (int64_t r = r0; r < r1;) {
       const int64_t b = r / p.oh;
@@ -101,16 +108,22 @@ void inverted_residual_f32(const InvertedResidual& f, const float* x, float* y, 
       const int rows = static_cast<int>(std::min({R, r1 - r, int64_t{p.oh} - oy0}));
       const int lo = std::max(oy0 * p.sh - p.pt, 0);
       const int hi = std::min((oy0 + rows - 1) * p.sh - p.pt + p.kh, p.h);   // input rows
-      if (f.expand) {
+      if (ringed) {
         const int64_t base = b * p.h;
         if (first < base || next < base + lo || first > base + lo) first = next = base + lo;
-        // expand the rows [max(next, base + lo), base + hi): consecutive in x, consecutive
-        // ring slots (row iy in slot iy % slots) but for the wrap-around
+        // expand (or compute the stem's) rows [max(next, base + lo), base + hi): consecutive
+        // in x, consecutive ring slots (row iy in slot iy % slots) but for the wrap-around
         for (int64_t k = std::max(next, base + lo); k < base + hi;) {
           const int64_t slot = (k - base) % slots;
           const int64_t count = std::min(base + hi - k, slots - slot);
-          gemm_rows(tk, x + k * in_row, count * p.w, f.cin, f.exp_b, ring + slot * row_len,
-                    f.exp_lo, f.exp_hi);
+          if (f.stem) {
+            DirectArgs a{&sg, x, f.stem_w.w.data(), f.stem_w.bias.data(), f.stem_w.coutp,
+                         ring + slot * row_len, f.exp_lo, f.exp_hi, runs.data(), k};
+            stem_rows(a, k, k + count);
+          } else {
+            gemm_rows(tk, x + k * in_row, count * p.w, f.cin, f.exp_b, ring + slot * row_len,
+                      f.exp_lo, f.exp_hi);
+          }
           k += count;
         }
         next = std::max(next, base + hi);
@@ -125,7 +138,7 @@ void inverted_residual_f32(const InvertedResidual& f, const float* x, float* y, 
           const int iy = oy * p.sh - p.pt + ky;
           valid[ky] = iy >= 0 && iy < p.h;
           if (!valid[ky]) continue;
-          in_rows[ky] = f.expand ? ring + (iy % slots) * row_len : x + (b * p.h + iy) * row_len;
+          in_rows[ky] = ringed ? ring + (iy % slots) * row_len : x + (b * p.h + iy) * row_len;
           any = ky;
         }
         assert(any >= 0);     // the plan checks that every output row has an input row

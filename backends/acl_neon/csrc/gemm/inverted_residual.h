@@ -2,6 +2,9 @@
 // the ops the acl_neon backend proposes (backends/acl_neon/fusion.py):
 //
 //   e = clamp_e(x * We + be)            1x1 expand conv (optional: absent, e = x)
+//     or clamp_e(conv(x, Ws) + bs)      or the network's stem: a KHs x KWs convolution over
+//                                       few input channels (the direct convolution,
+//                                       conv_direct.h), whose output is then never written
 //   d = clamp_d(depthwise(e) + bd)      KH x KW depthwise (KH = KW in {3, 5}), stride, padding
 //   p = clamp_p(d * Wp + bp)            1x1 project conv
 //   y = clamp_a(x + p)                  residual ADD (optional: absent, y = p)
@@ -22,6 +25,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "conv_direct.h"
 #include "depthwise_params.h"
 #include "gemm.h"
 
@@ -32,12 +36,16 @@ struct InvertedResidual {
   int64_t cin = 0, cout = 0;     // block input and output channels
   bool expand = false;           // an expand conv (else the depthwise reads x itself)
   PackedB exp_b;                 // cin -> dw.cin
-  float exp_lo = 0, exp_hi = 0;
+  bool stem = false;             // a stem conv instead (x: its input; not with expand)
+  ConvGeom stem_g;               // h, w, cin: x's; oh, ow, cout: dw.h, dw.w, dw.cin
+  DirectWeights stem_w;
+  float exp_lo = 0, exp_hi = 0;  // the clamp of the expand or stem conv
   std::vector<float> dw_w;       // [kh][kw][dw.cin]
   std::vector<float> dw_b;       // dw.cin
   PackedB proj_b;                // dw.cin -> cout
   float proj_lo = 0, proj_hi = 0;
-  bool residual = false;         // y = x + p (then stride 1, h = oh, w = ow, cin = cout)
+  bool residual = false;         // y = x + p (then stride 1, h = oh, w = ow, cin = cout;
+                                 // no stem)
   float add_lo = 0, add_hi = 0;
 };
 
