@@ -247,12 +247,11 @@ void gemm_rq_avx512(const uint8_t* a, int64_t rows, int64_t kp, const int8_t* b,
                     int64_t blk0, int64_t blk1, const int32_t* ccoef, const int64_t* rowsum,
                     const Requant& rq, uint8_t* out) {
   const RequantVec& v = *rq.vec;
-  if (v.zp == 0 && v.lo_z >= -128 && v.hi_z <= 127)
-    gemm_rq_out<kOutS8>(a, rows, kp, b, n, blk0, blk1, ccoef, rowsum, v, out);
-  else if (v.zp == 0 && v.lo_z >= 0 && v.hi_z <= 255)
-    gemm_rq_out<kOutU8>(a, rows, kp, b, n, blk0, blk1, ccoef, rowsum, v, out);
-  else
-    gemm_rq_out<kOutLanes>(a, rows, kp, b, n, blk0, blk1, ccoef, rowsum, v, out);
+  switch (packed_codes(v)) {
+    case 1: gemm_rq_out<kOutS8>(a, rows, kp, b, n, blk0, blk1, ccoef, rowsum, v, out); break;
+    case 2: gemm_rq_out<kOutU8>(a, rows, kp, b, n, blk0, blk1, ccoef, rowsum, v, out); break;
+    default: gemm_rq_out<kOutLanes>(a, rows, kp, b, n, blk0, blk1, ccoef, rowsum, v, out);
+  }
 }
 
 void requant_row_vec_avx512(const int32_t* acc, const int32_t* ccoef, int64_t row_add,

@@ -73,6 +73,14 @@ struct Requant16 {
 // clamps and four vpmovdb (the packs interleave the four vectors by 128-bit lane: byte group
 // 4 * lane + i is v_i's dwords 4 * lane .. 4 * lane + 3). Saturating first and clamping in
 // bytes gives the same codes as clamping the int32 values, for [lo, hi] within the 8-bit range.
+// Whether pack_codes4 gives v's codes: 1 as int8, 2 as uint8, 0 not (the zero point not
+// folded into the rounding constant, or [lo, hi] beyond 8 bits)
+inline int packed_codes(const RequantVec& v) {
+  if (v.zp != 0) return 0;
+  if (v.lo_z >= -128 && v.hi_z <= 127) return 1;
+  return v.lo_z >= 0 && v.hi_z <= 255 ? 2 : 0;
+}
+
 template <bool SIGNED>
 __attribute__((always_inline)) inline __m512i pack_codes4(__m512i v0, __m512i v1, __m512i v2,
                                                           __m512i v3, __m512i lo, __m512i hi) {

@@ -104,6 +104,10 @@ NEON_TEST(quant_depthwise_vnni) {
       check_dw(s, g4, 1, threads, 64, true, true);
       check_dw(s, g5, 1, threads, 65, true, true);
       check_dw(s, g6, 1, threads, 66, true, true);
+      // the zero point folded (odd seeds): a 64-channel block's codes packed a pixel at a
+      // time (pack_codes4), also a partial block (64 + 32, 64 + 36)
+      check_dw(s, g2, 1, threads, 67, true, true);
+      check_dw(s, g6, 1, threads, 69, true, true);
     }
 }
 
