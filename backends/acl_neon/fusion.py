@@ -108,13 +108,12 @@ def propose(graph: Graph, ops: list[int]) -> list[FusionProposal]:
         if dw.type != "DepthwiseConv2D" or not _depthwise(dw, graph):
             continue
         x = dw.inputs[0]
-        expand = graph.operations.get(producers.get(x, -1))
-        stem = None
-        if expand is not None and (expand.index not in mine or only_reader(x) is None):
-            expand = None
-        if expand is not None and not _pointwise(expand, graph):
-            stem = expand if _stem(expand, graph) else None
-            expand = None
+        # the producer of the depthwise input joins as its expand or the network's stem
+        src = graph.operations.get(producers.get(x, -1))
+        if src is not None and (src.index not in mine or only_reader(x) is None):
+            src = None
+        expand = src if src is not None and _pointwise(src, graph) else None
+        stem = src if src is not None and expand is None and _stem(src, graph) else None
         project = only_reader(dw.outputs[0])
         if project is None or not _pointwise(project, graph):
             continue

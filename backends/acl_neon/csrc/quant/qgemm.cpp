@@ -251,7 +251,7 @@ void im2col_rows(const ConvParams& p, const uint8_t* x, int64_t m0, int64_t rows
       xor_copy(a, x + m0 * g.cin, rows * g.cin, flip);
     if (p.rcoef)
       for (int64_t r = 0; r < rows; ++r) rowsum[r] = row_sum(a + r * p.kp);
-    else
+    else                              // no row term (int8 input): no pass over the rows
       std::fill(rowsum, rowsum + rows, int64_t{0});
     return;
   }
@@ -284,9 +284,8 @@ void im2col_rows(const ConvParams& p, const uint8_t* x, int64_t m0, int64_t rows
           for (int64_t ky = 0; ky < g.kh; ++ky)
             xor_copy16(ar + ky * span, src + ky * row_bytes, f8);
           for (int64_t t = p.k; t < p.kp; ++t) ar[t] = 0;
+          rowsum[r + q - ox] = row_sum(ar);
         }
-        for (int64_t q = 0; q < end - ox; ++q)
-          rowsum[r + q] = p.rcoef ? row_sum(a + (r + q) * p.kp) : 0;
         r += end - ox - 1;                     // the loop steps to the run's next pixel
         ox = end - 1;
         continue;

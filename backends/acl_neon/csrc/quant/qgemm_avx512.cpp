@@ -177,14 +177,16 @@ inline void micro_rq(const uint8_t* a, int64_t kp, const int8_t* b, int64_t c0, 
       __m512i s = acc[r][j];
       if constexpr (CASE::RS)
         s = _mm512_add_epi32(s, _mm512_set1_epi32(static_cast<int32_t>(rowsum[r])));
-      if constexpr (CASE::OUT == kOutLanes || NB == 1)
+      if constexpr (CASE::OUT == kOutLanes)
         store_bytes16(out + r * n + c, rq.template apply<CASE::FIX>(s), left);
       else
         acc[r][j] = rq.template scaled<CASE::FIX>(s);
     }
   }
-  if constexpr (CASE::OUT != kOutLanes && NB == 2)
+  if constexpr (CASE::OUT != kOutLanes) {
+    static_assert(NB == 2, "lone blocks store their codes in lanes (gemm_rq)");
     store_packed<MR, CASE::OUT == kOutS8>(acc, c0, n, v, out);
+  }
 }
 
 template <int NB, bool HALF, class CASE>
@@ -221,10 +223,12 @@ void gemm_rq(const uint8_t* a, int64_t rows, int64_t kp, const int8_t* b, int64_
     else
       rows_rq<2, false, CASE>(a, rows, kp, b + blk * bstride, blk * kNB, n, cc, rs, v, out);
   }
+  // a lone last block: its codes in lanes (store_packed pairs two blocks)
+  using Lone = RqCase<CASE::FIX, CASE::RS, kOutLanes>;
   if (blk < blk1 && blk == half)
-    rows_rq<1, true, CASE>(a, rows, kp, b + blk * bstride, blk * kNB, n, cc, rs, v, out);
+    rows_rq<1, true, Lone>(a, rows, kp, b + blk * bstride, blk * kNB, n, cc, rs, v, out);
   else if (blk < blk1)
-    rows_rq<1, false, CASE>(a, rows, kp, b + blk * bstride, blk * kNB, n, cc, rs, v, out);
+    rows_rq<1, false, Lone>(a, rows, kp, b + blk * bstride, blk * kNB, n, cc, rs, v, out);
 }
 
 template <Out OUT>
