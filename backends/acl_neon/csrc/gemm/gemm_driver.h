@@ -66,7 +66,10 @@ void run_tiles(int64_t M, const PackedB& b, float* c, int64_t ldc, float lo, flo
   const int64_t mtiles = tiles.count;
   const int64_t cblocks = (N + kColBlock - 1) / kColBlock;
   const int64_t block_bytes = K * kColBlock * static_cast<int64_t>(sizeof(float));
-  const int64_t group = std::max<int64_t>(1, std::min(cblocks, kGroupBytes / block_bytes));
+  // one row tile reads B once whatever the grouping: its calls span the thread's columns (the
+  // micro-kernel's wide form for 1-2 rows streams several panels at once)
+  const int64_t group = mtiles == 1 ? cblocks
+      : std::max<int64_t>(1, std::min(cblocks, kGroupBytes / block_bytes));
   // a thread's share must be worth a fork/join (and, on a busy machine, waiting for a core):
   // at least kMinFlops of real work (a 1-row FC tile does 1/mr of a full tile's)
   constexpr int64_t kMinFlops = 400000;

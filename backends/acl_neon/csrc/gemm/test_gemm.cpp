@@ -219,6 +219,39 @@ NEON_TEST(gemm_column_groups) {
   }
 }
 
+// One or two rows (FULLY_CONNECTED heads) over many columns: the AVX-512 kernel's wide form
+// (128 columns at once) and the ordinary tiles for the rest; every row must equal the same row
+// computed in a 3-row tile (A's rows are one row repeated), and the reference, with clamps
+// binding, the bias absent or present, K short and long, and threads splitting the columns
+NEON_TEST(gemm_few_rows_many_columns) {
+  for (int64_t N : {128, 160, 229, 1000})
+    for (int64_t K : {1, 19, 700})
+      for (bool bias_on : {false, true}) {
+        const auto row = seq(K, 13), w = seq(N * K, 14), bias = seq(N, 15);
+        std::vector<float> a(static_cast<size_t>(3 * (K + 1)), 7.0f);
+        for (int64_t m = 0; m < 3; ++m) std::copy(row.begin(), row.end(), a.begin() + m * (K + 1));
+        PackedB b;
+        pack_b(w.data(), K, bias_on ? bias.data() : nullptr, N, K, b);
+        const float lo = K == 19 ? -0.2f : -INFINITY, hi = K == 19 ? 0.4f : INFINITY;
+        std::vector<float> three(static_cast<size_t>(3 * N));
+        gemm_f32(a.data(), 3, K + 1, b, three.data(), N, lo, hi, 1);
+        for (int threads : {1, 2, 3})
+          for (int64_t M : {1, 2}) {
+            std::vector<float> c(static_cast<size_t>(M * (N + 1)), 99.0f);
+            gemm_f32(a.data(), M, K + 1, b, c.data(), N + 1, lo, hi, threads);
+            for (int64_t n = 0; n < N; ++n) {
+              double acc = bias_on ? bias[n] : 0.0;
+              for (int64_t k = 0; k < K; ++k) acc += double(row[k]) * w[n * K + k];
+              for (int64_t m = 0; m < M; ++m) {
+                CHECK_NEAR(c[m * (N + 1) + n], clampf(float(acc), lo, hi), 1e-3);
+                CHECK(c[m * (N + 1) + n] == three[n]);
+              }
+            }
+            for (int64_t m = 0; m < M; ++m) CHECK(c[m * (N + 1) + N] == 99.0f);
+          }
+      }
+}
+
 NEON_TEST(conv_forms) {
   for (int threads : {1, 2}) {
     check_conv({1, 6, 7, 5, 1, 1, 1, 1, 1, 1, 0, 0, 6, 7, 19}, -INFINITY, INFINITY, threads);
