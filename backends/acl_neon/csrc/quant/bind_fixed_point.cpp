@@ -46,6 +46,7 @@ struct QAddPlan {
     for (int32_t zp : {p.zp1, p.zp2, p.zpo})
       if (zp < tlo || zp > thi) throw py::value_error("add: zero point out of range");
     if (n < 0 || p.width < 0) throw py::value_error("add: bad size or width");
+    add_bound_wraps(p);
   }
 
   void exec(const Slot* a, const Slot* b, const Slot* y, int threads) const {

@@ -2,6 +2,8 @@
 // TFLite's optimized arithmetic with the very instructions it uses) and the ISA dispatch.
 #include "qadd.h"
 
+#include <algorithm>
+
 #include "isa.h"
 #include "parallel.h"
 #include "qfixed.h"
@@ -116,6 +118,24 @@ void qadd_vector_scalar(const AddParams& p, const uint8_t* a, const uint8_t* b, 
     const int64_t v = wrap16(wrap16(rdbp(vqrdmulh_up(raw, p.mo), -p.eo)) + p.zpo);
     out[i] = clamp_code(v, p.lo, p.hi);
   }
+}
+
+void add_bound_wraps(AddParams& p) {
+  // |x_i| over every code, by the lane arithmetic itself; x_i is at most 255 * 2^20 < 2^28, so
+  // |raw| < 2^29 and vqrdmulh / RDBP only shrink it
+  int64_t xmax[2] = {0, 0};
+  for (int k = 0; k < 2; ++k)
+    for (int code = 0; code < 256; ++code) {
+      const int64_t q = (p.x_signed ? int64_t(static_cast<int8_t>(code)) : int64_t(code)) -
+                        (k ? p.zp2 : p.zp1);
+      const int32_t m = k ? p.m2 : p.m1, e = k ? p.e2 : p.e1;
+      const int64_t x = p.shift_first ? vqrdmulh_up(shl(q, 20 + e), m)
+                                      : vqrdmulh_up(shl(q, 20), m) >> -e;
+      xmax[k] = std::max(xmax[k], x < 0 ? -x : x);
+    }
+  const int64_t h = vqrdmulh_up(xmax[0] + xmax[1], p.mo) + 1;
+  const int64_t r = rdbp(h, -p.eo) + 1;
+  p.wrap_free = r + 256 < 32767;
 }
 
 void qadd(const AddParams& p, const uint8_t* a, const uint8_t* b, uint8_t* out, int64_t n,

@@ -22,7 +22,13 @@ struct AddParams {
   int32_t lo, hi;
   bool sub, x_signed, shift_first;
   int64_t width;                   // vector loop width (0: every element scalar)
+  // set by add_bound_wraps: no vector element's RDBP result comes near the int16 range, so
+  // both wrap16 steps are identities (the AVX-512 lanes then skip them)
+  bool wrap_free = false;
 };
+
+// Sets p.wrap_free from the largest |x1 +- x2| any pair of codes gives (call once p is set).
+void add_bound_wraps(AddParams& p);
 
 // out[i] = a[i] +- b[i] for i < n (8-bit codes, int8 when p.x_signed)
 void qadd(const AddParams& p, const uint8_t* a, const uint8_t* b, uint8_t* out, int64_t n,

@@ -15,6 +15,7 @@ using qtest::Rng;
 NEON_TEST(qadd_lanes_extremes) {
   Rng rng(77);
   const int32_t mults[] = {0, 1, 1 << 30, 2147483647};
+  int wrap_free = 0, wrapping = 0;   // both forms of the AVX-512 lanes are exercised
   for (bool s : {true, false})
     for (bool sf : {true, false})
       for (int round = 0; round < 48; ++round) {
@@ -35,6 +36,8 @@ NEON_TEST(qadd_lanes_extremes) {
         p.lo = round % 2 ? lo : lo + int32_t(rng.uniform(0, 100));
         p.hi = round % 2 ? lo + 255 : lo + int32_t(rng.uniform(155, 255));
         p.width = 8;
+        add_bound_wraps(p);
+        ++(p.wrap_free ? wrap_free : wrapping);
         const int64_t n = 256 * 3 + 5;          // every code against varied partners
         std::vector<uint8_t> a(n), b(n), got(n), want(n);
         for (int64_t i = 0; i < n; ++i) {
@@ -49,4 +52,5 @@ NEON_TEST(qadd_lanes_extremes) {
           CHECK(same);
         }
       }
+  CHECK(wrap_free > 10 && wrapping > 10);
 }
