@@ -215,6 +215,49 @@ NEON_TEST(reduce_inner_and_outer) {
   }
 }
 
+// Kept last dims reduced down one image's rows (a global pool: one kept row, its columns split
+// across threads in runs of whole vectors) and over two reduced dims (offsets not a stride):
+// every column equals a float accumulation in the reduced offsets' order, bit for bit, at 1-3
+// threads, for column counts that end in partial vectors and span several runs
+NEON_TEST(reduce_kept_columns_in_order) {
+  struct Case { int nk; int64_t ks[2], kst[2]; int nr; int64_t rs[2], rst[2]; };
+  std::vector<Case> cases;
+  for (int64_t n : {1, 5, 16, 21, 32, 96, 200, 1280})
+    cases.push_back({1, {n, 0}, {1, 0}, 1, {n > 200 ? 49 : 300, 0}, {n, 0}});
+  cases.push_back({2, {3, 40}, {7 * 40, 1}, 2, {5, 7}, {3 * 7 * 40, 40}});   // [5, 3, 7, 40]
+  for (const Case& c : cases) {
+    const int64_t nk = c.nk == 1 ? c.ks[0] : c.ks[0] * c.ks[1];
+    const int64_t nred = c.nr == 1 ? c.rs[0] : c.rs[0] * c.rs[1];
+    const auto x = ramp(nk * nred, 0.5f, 1.5f, 9);
+    for (int op = 0; op < kRedOpCount; ++op)
+      for (int t : {1, 2, 3}) {
+        ReduceParams p;
+        p.op = op; p.nk = c.nk; p.nr = c.nr; p.inner_kept = true;
+        for (int d = 0; d < 2; ++d) {
+          p.kshape[d] = c.ks[d]; p.kstride[d] = c.kst[d];
+          p.rshape[d] = c.rs[d]; p.rstride[d] = c.rst[d];
+        }
+        std::vector<float> y(nk + 1, 99.0f);
+        reduce(p, x.data(), y.data(), t);
+        bool same = true;
+        for (int64_t o = 0; o < nk; ++o) {
+          const int64_t ko = c.nk == 1 ? o : o / c.ks[1] * c.kst[0] + o % c.ks[1];
+          float acc = op == kRMax ? -INFINITY : op == kRMin ? INFINITY : op == kProd ? 1.0f : 0.0f;
+          for (int64_t r = 0; r < nred; ++r) {
+            const int64_t ro = c.nr == 1 ? r * c.rst[0] : r / c.rs[1] * c.rst[0] + r % c.rs[1] * c.rst[1];
+            const float v = x[ko + ro];
+            acc = op == kRMax ? (acc > v ? acc : v) : op == kRMin ? (acc < v ? acc : v)
+                : op == kProd ? acc * v : acc + v;
+          }
+          if (op == kMean) acc /= static_cast<float>(nred);
+          same = same && y[o] == acc;
+        }
+        CHECK(same);
+        CHECK(y[nk] == 99.0f);
+      }
+  }
+}
+
 NEON_TEST(argminmax_ties_and_nan) {
   // [3, 37, 5] along axis 1 and [5, 67] along the last axis; ties from coarse values
   for (int64_t inner : {int64_t{1}, int64_t{5}, int64_t{19}}) {
