@@ -51,17 +51,30 @@ class Stem:
 
 def block_model(blocks=BLOCKS, batch: int = 2, h: int = 19, w: int = 13, cin: int = 8,
                 extra_output: tuple[int, str] | None = None,
-                stem: Stem | None = None) -> tuple[bytes, list[list[int]]]:
+                stem: Stem | None = None,
+                pad: tuple[int, int, int, int] | None = None) -> tuple[bytes, list[list[int]]]:
     """The model (input (batch, h, w, cin), one output) and, per block, its op indices in the
     order expand, depthwise, project, add (those present). `extra_output` (block, "expand" |
-    "depthwise" | "project" | "stem") also makes that inner tensor a model output. `stem`: a
-    k x k CONV_2D first, whose output the blocks read; its op index heads the first block's."""
+    "depthwise" | "project" | "stem" | "pad") also makes that inner tensor a model output.
+    `stem`: a k x k CONV_2D first, whose output the blocks read; its op index heads the first
+    block's. `pad` (top, bottom, left, right): a PAD of the model input first (read by the stem,
+    or by the first block, which then has no expand), its op index heading the first block's."""
     rng = np.random.default_rng(7)
     b = ModelBuilder()
     x = b.add_input("x", (batch, h, w, cin), "float32")
     ops: list[list[int]] = []
     extra = None
     block_ops: list[int] = []
+    pad_ops: list[int] = []
+    if pad is not None:
+        t, bo, le, ri = pad
+        h, w = h + t + bo, w + le + ri
+        y = b.add_tensor("pad", (batch, h, w, cin), "float32")
+        pv = b.add_const("pad_amounts", np.array([[0, 0], [t, bo], [le, ri], [0, 0]], np.int32))
+        pad_ops.append(b.add_op("PAD", [x, pv], [y]))
+        if extra_output == (0, "pad"):
+            extra = y
+        x = y
 
     def const(name: str, shape) -> int:
         fan_in = int(np.prod(shape[1:])) if len(shape) > 1 else 1
@@ -76,7 +89,7 @@ def block_model(blocks=BLOCKS, batch: int = 2, h: int = 19, w: int = 13, cin: in
         return y
 
     shape = (batch, h, w, cin)
-    stem_ops: list[int] = []
+    stem_ops: list[int] = pad_ops
     if stem is not None:
         oh, ow = (out_size(v, stem.k, stem.stride, stem.padding) for v in (h, w))
         y = b.add_tensor("stem", (batch, oh, ow, stem.out), "float32")

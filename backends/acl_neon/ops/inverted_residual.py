@@ -6,9 +6,12 @@ tensor and the depthwise output live only in a few rows of per-thread scratch, w
 unfused kernels' arithmetic in their order: the results are bit-identical to the ops run one by
 one (conv2d.py, depthwise_conv2d.py, eltwise.py).
 
-The op's params name its members: `roles` (of "stem", "expand", "depthwise", "project", "add") and
-`fused_ops` (the original Operations, in that order; core/compiler/fusion.py), whose operands
-are this op's inputs (weights included) or, for the inner tensors, `fused_operands`.
+A zero PAD in front of the depthwise or the stem (role "pad") is that convolution's padding: the
+op then reads the PAD's input, the padding grown by the PAD's top and left amounts.
+
+The op's params name its members: `roles` (of "pad", "stem", "expand", "depthwise", "project",
+"add") and `fused_ops` (the original Operations, in that order; core/compiler/fusion.py), whose
+operands are this op's inputs (weights included) or, for the inner tensors, `fused_operands`.
 """
 from __future__ import annotations
 
@@ -39,19 +42,27 @@ class InvertedResidualLayer(NeonMixin, Kernel):
 
         dw, project = ops["depthwise"], ops["project"]
         stem, expand, add = ops.get("stem"), ops.get("expand"), ops.get("add")
+        pad = ops.get("pad")
         x, y = self.inputs[0], self.outputs[0]
         cin = int(x.shape[3])
+        # a folded PAD: the first convolution reads the PAD's input, its padding grown by the
+        # PAD's top and left rows (the bottom and right ones lie past the input, as padding)
+        top, left = (0, 0) if pad is None else \
+            (int(v) for v in np.asarray(self.inputs[where[pad.inputs[1]]].buffer).reshape(4, 2)[1:3, 0])
         n, h, w = (int(d) for d in self.shape_of(dw.inputs[0])[:3])   # the depthwise input's
         k = int(self.shape_of(dw.inputs[1])[1])
         e_shape = (n, h, w, int(self.shape_of(dw.inputs[1])[3]))
         g = conv_geometry(dw.params, e_shape, (k, k), self.shape_of(dw.outputs[0]))
-        geometry = [n, h, w, cin, g.c, k, g.sh, g.sw, g.pt, g.pl, g.oh, g.ow, int(y.shape[3])]
+        pt, pl = g.pt, g.pl
+        if pad is not None and stem is None:
+            h, w, pt, pl = int(x.shape[1]), int(x.shape[2]), pt + top, pl + left
+        geometry = [n, h, w, cin, g.c, k, g.sh, g.sw, pt, pl, g.oh, g.ow, int(y.shape[3])]
         stem_geometry = None
         if stem is not None:
             sw = self.shape_of(stem.inputs[1])
-            s = conv_geometry(stem.params, tuple(x.shape), sw[1:3], e_shape)
-            stem_geometry = [s.n, s.h, s.w, s.c, s.kh, s.kw, s.sh, s.sw, s.dh, s.dw, s.pt, s.pl,
-                             s.oh, s.ow, int(sw[0])]
+            s = conv_geometry(stem.params, self.shape_of(stem.inputs[0]), sw[1:3], e_shape)
+            stem_geometry = [s.n, int(x.shape[1]), int(x.shape[2]), s.c, s.kh, s.kw, s.sh, s.sw,
+                             s.dh, s.dw, s.pt + top, s.pl + left, s.oh, s.ow, int(sw[0])]
         first = expand or stem
         none = [-np.inf, np.inf]
         clamps = ((act(first) if first else none) + act(dw) + act(project)

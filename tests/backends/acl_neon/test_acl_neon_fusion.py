@@ -90,6 +90,46 @@ def test_a_stem_read_elsewhere_or_on_another_backend_stays_apart(fuse_small):
     assert_close(sess.run(xs)[0], tflite_run(model, xs)[0])
 
 
+PADS = {   # pad (top, bottom, left, right), stem or None, first block: the PAD's reader
+    "dw_3x3s2_valid": ((1, 1, 1, 1), None, Block(None, 6, stride=2, padding="VALID")),
+    "dw_5x5s2_uneven": ((0, 1, 2, 1), None, Block(None, 6, k=5, stride=2, padding="VALID")),
+    "dw_3x3s1_same": ((1, 1, 0, 1), None, Block(None, 6)),
+    "stem_valid": ((1, 1, 1, 1), Stem(8, padding="VALID"), Block(None, 6)),
+    "stem_same": ((1, 0, 1, 0), Stem(8), Block(None, 6)),
+}
+
+
+@pytest.mark.parametrize("form", sorted(PADS))
+def test_a_zero_pad_folds_into_the_block(fuse_small, form):
+    """A PAD of the rows and columns that only the block's depthwise (or stem) reads joins the
+    block as that convolution's padding (pose_detection's stride-2 layers): the fused op reads
+    the PAD's input, bit-identical to the ops apart at every ISA level and 1 and 2 threads."""
+    pad, stem, first = PADS[form]
+    cin = 3 if stem else 8
+    model, ops = block_model((first, Block(24, 10, stride=2)), cin=cin, stem=stem, pad=pad)
+    xs = block_inputs(2, 19, 13, cin)
+    for sess in fused_runs_match(model, xs):
+        assert groups(sess) == [tuple(o) for o in ops]
+        f = sess.placement().fused[0]
+        assert f.ops[0] == 0 and f.text.split(" + ")[0].endswith("PAD")
+        assert f.why.startswith(f"PAD folded into the {'stem' if stem else 'depthwise'} padding")
+
+
+def test_a_pad_that_leaves_a_row_without_input_or_is_read_elsewhere_stays_apart(fuse_small):
+    """Folded, the first (or last) output row of the depthwise would read only padding, which
+    the fused kernel refuses: the PAD stays an op of its own, the block still fuses. A PAD
+    whose output is also a model output stays too."""
+    first = Block(None, 6)
+    xs = block_inputs(2, 19, 13, 8)
+    for pad in ((2, 0, 1, 3), (1, 2, 0, 1)):     # SAME 3x3 pads 1 more: 3 rows before, 3 after
+        model, ops = block_model((first,), pad=pad)
+        sess = session(model)
+        assert groups(sess) == [tuple(ops[0][1:])]
+        assert_close(sess.run(xs)[0], tflite_run(model, xs)[0])
+    model, ops = block_model((first,), pad=(1, 1, 1, 1), extra_output=(0, "pad"))
+    assert groups(session(model)) == [tuple(ops[0][1:])]
+
+
 def test_explain_and_placement_name_the_fused_ops(fuse_small):
     sess = session()
     text = sess.explain()
@@ -224,6 +264,16 @@ def test_mobilenet_v2(threads):
     sess = onert_py.Session(model_path("mobilenet_v2"))
     first = sess.placement().fused[0]
     assert first.ops == (0, 1, 2) and first.why.startswith("stem output 1.6 MB")
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_pose_detection_pads_fold(threads):
+    """Five of its eight PADs (before stride-2 VALID layers) fold into the blocks that read
+    them, its stem's among them; the rest feed two readers or no fused block."""
+    check_model("pose_detection", 9, threads)
+    sess = onert_py.Session(model_path("pose_detection"))
+    folded = [f for f in sess.placement().fused if f.why.startswith("PAD folded")]
+    assert len(folded) == 5 and folded[0].ops[0] == 0
 
 
 def test_efficientnet_b0_has_no_block_of_this_form():
