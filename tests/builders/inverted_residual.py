@@ -21,6 +21,8 @@ class Block:
     padding: str = "SAME"
     add_first: bool = False       # ADD(project, x) rather than ADD(x, project)
     add_act: str = "NONE"
+    pad: tuple[int, int, int, int] | None = None   # a PAD (top, bottom, left, right) before
+                                                   # the depthwise
 
 
 # every form the fused kernel covers: no expand, stride 1 and 2, 3x3 and 5x5, residual in
@@ -107,7 +109,16 @@ def block_model(blocks=BLOCKS, batch: int = 2, h: int = 19, w: int = 13, cin: in
         if blk.expand is not None:
             t = inner["expand"] = conv(f"b{n}_expand", x, c, shape, blk.expand, blk.acts[0])
             c = blk.expand
-        oh, ow = (out_size(s, blk.k, blk.stride, blk.padding) for s in shape[1:3])
+        dh, dw_ = shape[1:3]
+        if blk.pad is not None:
+            t_, b_, l_, r_ = blk.pad
+            dh, dw_ = dh + t_ + b_, dw_ + l_ + r_
+            padded = b.add_tensor(f"b{n}_pad", (batch, dh, dw_, c), "float32")
+            amounts = b.add_const(f"b{n}_pad_amounts",
+                                  np.array([[0, 0], [t_, b_], [l_, r_], [0, 0]], np.int32))
+            block_ops.append(b.add_op("PAD", [t, amounts], [padded]))
+            t = padded
+        oh, ow = (out_size(s, blk.k, blk.stride, blk.padding) for s in (dh, dw_))
         d = inner["depthwise"] = b.add_tensor(f"b{n}_dw", (batch, oh, ow, c), "float32")
         block_ops.append(b.add_op("DEPTHWISE_CONV_2D",
                             [t, const(f"b{n}_dw_w", (1, blk.k, blk.k, c)),
