@@ -33,9 +33,13 @@ class AclNeonConfig(IConfig):
 
     def fusions(self, graph: Graph, op_indices: list[int]) -> list[FusionProposal]:
         """MobileNet inverted-residual blocks, convolutions with a swish or hard-swish
-        epilogue, gated 1x1 convolutions, when module _gemm is built; clamp activations folded
-        into the op before them (fusion.py)."""
-        clamps = fusion.propose_clamps(graph, op_indices)     # kernels the ops already have
+        epilogue, gated 1x1 convolutions, when module _gemm is built; PADs of the channels
+        folded into the ADD that reads them, clamp activations into the op before them
+        (fusion.py)."""
+        # kernels the ops already have; a channel PAD takes its ADD (and the clamp after it)
+        # before a clamp proposal can
+        clamps = fusion.propose_channel_pads(graph, op_indices) + \
+            fusion.propose_clamps(graph, op_indices)
         if not native.available("gemm")[0]:
             return clamps
         return (fusion.propose(graph, op_indices) + fusion.propose_epilogues(graph, op_indices)

@@ -20,7 +20,7 @@ MODULES: dict[str, tuple[str, ...]] = {
     "BatchMatMul": ("batch_matmul",),
     "BatchToSpaceND": ("space_batch",), "SpaceToBatchND": ("space_batch",),
     "BinaryArithmetic": ("eltwise", "int_eltwise", "quant_eltwise"),
-    "ClampedBinaryArithmetic": ("eltwise",),
+    "ClampedBinaryArithmetic": ("eltwise",), "ChannelPaddedAdd": ("eltwise",),
     "Comparison": ("eltwise", "int_eltwise"), "ElementwiseBinary": ("eltwise", "int_eltwise"),
     "PReLU": ("eltwise",), "SquaredDifference": ("eltwise",),
     "ElementwiseActivation": ("eltwise", "quant_eltwise"),

@@ -18,6 +18,7 @@ from ....core.ops.elementwise_binary import ElementwiseBinaryBase
 from ....core.ops.elementwise_unary import ElementwiseUnaryBase
 from ....core.ops.prelu import PReLUBase
 from ....core.ops.squared_difference import SquaredDifferenceBase
+from ....core.backend import Kernel
 from .. import native
 from .base import F32, NeonMixin, clamp_range, register, size
 
@@ -129,6 +130,36 @@ class ClampedBinaryArithmeticLayer(BinaryArithmeticLayer):
     @classmethod
     def op_name(cls, op) -> str:
         return op.params.arithmetic_type
+
+
+@register("ChannelPaddedAdd")
+class ChannelPaddedAddLayer(NeonMixin, Kernel):
+    """ADD(PAD(x), y), the PAD zero-extending x's last dim (`pad_lo` values before its `pad_len`,
+    the rest after), with the ADD's clamp or the clamp activation after it: one pass, the
+    padded tensor never written (MediaPipe's BlazeBlocks widen their residual this way). Made
+    by the compiler from acl_neon's proposal (fusion.py, `propose_channel_pads`); the native
+    BinaryPlan computes each element as the ADD does on the padded tensor (+0.0 outside x's
+    columns), so the results are bit-identical to the ops apart."""
+
+    native_group = "eltwise"
+
+    def prepare(self) -> None:
+        p = self.op.params
+        pad, add = p.fused_ops[0], p.fused_ops[1]
+        other = add.inputs[1] if add.inputs[0] == pad.outputs[0] else add.inputs[0]
+        self.y = self.inputs[self.op.inputs.index(other)]
+        x, out = self.inputs[0], self.outputs[0]
+        n = int(out.shape[-1])
+        rows = size(out.shape) // n
+        if tuple(self.y.shape) != tuple(out.shape) or size(x.shape) != rows * p.pad_len:
+            raise self.fail(f"{tuple(x.shape)} padded to {tuple(out.shape)} does not add to "
+                            f"{tuple(self.y.shape)}")
+        lo, hi = clamp_range(p.get("fused_activation_function"))
+        self.plan = self.lib.BinaryPlan.padded(self.lib.BINARY_OPS.index("ADD"), lo, hi, rows,
+                                               n, p.pad_lo, p.pad_len)
+
+    def plan_operands(self) -> list:
+        return [self.inputs[0], self.y, self.outputs[0]]
 
 
 @register("ElementwiseBinary")

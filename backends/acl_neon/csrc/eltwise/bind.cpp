@@ -89,6 +89,19 @@ struct BinaryPlan {
     na = ext[0];
     nb = ext[1];
   }
+  // ADD of a [rows, len] tensor zero-extended to columns [lo, lo + len) of n, and b [rows, n]
+  // (a PAD of the channels folded in: BinaryParams::pad_len)
+  static BinaryPlan padded(int op, float lo_, float hi_, int64_t rows, int64_t n, int64_t lo,
+                           int64_t len) {
+    if (op != kAdd) throw py::value_error("padded binary: ADD only");
+    if (rows < 0 || n < 1 || lo < 0 || len < 0 || lo + len > n)
+      throw py::value_error("padded binary: bad rows, width or padding");
+    BinaryPlan plan(op, lo_, hi_, {rows, n}, {0, 0}, {n, 1});
+    plan.p.pad_lo = lo;
+    plan.p.pad_len = len;
+    plan.na = rows * len;
+    return plan;
+  }
   void exec(const Slot* a, const Slot* b, const Slot* o, int threads) const {
     const float* pa = in<float>(a, na, "binary input 0");
     const float* pb = in<float>(b, nb, "binary input 1");
@@ -247,6 +260,8 @@ PYBIND11_MODULE(_eltwise, m) {
   py::class_<BinaryPlan>(m, "BinaryPlan")
       .def(py::init<int, float, float, std::vector<int64_t>, std::vector<int64_t>,
                     std::vector<int64_t>>())
+      .def_static("padded", &BinaryPlan::padded,
+                  "padded(op, lo, hi, rows, n, pad_lo, pad_len): op(a zero-extended, b)")
       .def("bind", &bind_plan<BinaryPlan, 3>);
   py::class_<IntBinaryPlan>(m, "IntBinaryPlan")
       .def(py::init<int, int, int64_t, int64_t, std::vector<int64_t>, std::vector<int64_t>,

@@ -25,6 +25,10 @@ struct BinaryParams {
   int rank = 1;                                    // 1..kMaxRank, collapsed
   int64_t shape[kMaxRank] = {0};                   // output shape (C-contiguous output)
   int64_t sa[kMaxRank] = {0}, sb[kMaxRank] = {0};  // element strides of a and b
+  // pad_len >= 0: `a` zero-extended along the last dim (a PAD of channels folded in): rank 2,
+  // a is [rows, pad_len] and holds the columns [pad_lo, pad_lo + pad_len) of each output row,
+  // zero elsewhere; b and the output are [rows, n] (ADD only, so a's side does not matter)
+  int64_t pad_lo = 0, pad_len = -1;
 };
 
 enum UnOp : int {

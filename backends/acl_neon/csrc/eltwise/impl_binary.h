@@ -117,8 +117,45 @@ RowFn pick_row(int op, bool av, bool bv) {
   }
 }
 
+// a zero-extended along the last dim (BinaryParams::pad_len): each output row in up to three
+// runs of vectors (the last of each masked), those outside a's columns against +0.0 (what the
+// PAD wrote), so every element is computed as the ADD computes it on the padded tensor. Rows
+// are short (a pixel's channels): masked vectors, not bin_row's scalar tails.
+template <bool AV>
+inline void padded_run(const float* a, const float* b, float* o, int64_t n, const Clamp& c) {
+  int64_t j = 0;
+  for (; j + W <= n; j += W)
+    store(o + j, vclamp(apply_bin<kAdd>(AV ? load(a + j) : zero(), load(b + j)), c.lo, c.hi));
+  if (j < n) {
+    const int r = static_cast<int>(n - j);
+    store_n(o + j, vclamp(apply_bin<kAdd>(AV ? load_n(a + j, r) : zero(), load_n(b + j, r)),
+                          c.lo, c.hi), r);
+  }
+}
+
+void padded_binary(const BinaryParams& p, const float* a, const float* b, float* out,
+                   int threads) {
+  const int64_t rows = p.shape[0], n = p.shape[1], lo = p.pad_lo, len = p.pad_len;
+  const Clamp c{set1(p.act_min), set1(p.act_max)};
+  constexpr int64_t kGrain = 1 << 15;
+  const int64_t grain = n >= kGrain ? 1 : kGrain / (n > 0 ? n : 1);
+  parallel_range(threads, rows, grain, [&](int64_t r0, int64_t r1) {
+    for (int64_t r = r0; r < r1; ++r) {
+      const float* br = b + r * n;
+      float* o = out + r * n;
+      padded_run<false>(nullptr, br, o, lo, c);
+      padded_run<true>(a + r * len, br + lo, o + lo, len, c);
+      padded_run<false>(nullptr, br + lo + len, o + lo + len, n - lo - len, c);
+    }
+  });
+}
+
 void binary_impl(const BinaryParams& p, const float* a, const float* b, void* out,
                  int threads) {
+  if (p.pad_len >= 0) {
+    padded_binary(p, a, b, static_cast<float*>(out), threads);
+    return;
+  }
   const int last = p.rank - 1;
   const int64_t n = p.shape[last];
   const bool av = p.sa[last] != 0, bv = p.sb[last] != 0;

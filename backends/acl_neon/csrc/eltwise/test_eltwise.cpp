@@ -1,6 +1,7 @@
 // C++ tests of the eltwise kernels against scalar references (odd sizes, threads 1 and 2).
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "eltwise.h"
@@ -219,6 +220,33 @@ NEON_TEST(reduce_inner_and_outer) {
 // across threads in runs of whole vectors) and over two reduced dims (offsets not a stride):
 // every column equals a float accumulation in the reduced offsets' order, bit for bit, at 1-3
 // threads, for column counts that end in partial vectors and span several runs
+// ADD of a zero-extended along the last dim (a PAD of channels folded in: pad_len >= 0) gives
+// the bits of the ADD of the explicitly padded tensor: runs before, inside and after a's
+// columns, widths that end in partial vectors, clamps that bind, -0.0 in b, 1-3 threads
+NEON_TEST(binary_padded_channels) {
+  struct Case { int64_t rows, n, lo, len; };
+  for (const Case& k : {Case{37, 28, 0, 24}, Case{5, 64, 0, 32}, Case{9, 45, 3, 17},
+                        Case{300, 20, 20, 0}, Case{3, 16, 0, 16}})
+    for (float hi : {INFINITY, 0.5f})
+      for (int t : {1, 2, 3}) {
+        auto a = ramp(k.rows * k.len, -1, 1, 11), b = ramp(k.rows * k.n, -1, 1, 12);
+        b[0] = -0.0f;
+        std::vector<float> full(static_cast<size_t>(k.rows * k.n), 0.0f);
+        for (int64_t r = 0; r < k.rows; ++r)
+          for (int64_t j = 0; j < k.len; ++j) full[r * k.n + k.lo + j] = a[r * k.len + j];
+        BinaryParams q;
+        q.op = kAdd; q.act_min = hi < 1 ? 0.0f : -INFINITY; q.act_max = hi;
+        q.rank = 2; q.shape[0] = k.rows; q.shape[1] = k.n;
+        q.sa[0] = k.n; q.sa[1] = 1; q.sb[0] = k.n; q.sb[1] = 1;
+        std::vector<float> want(static_cast<size_t>(k.rows * k.n) + 1, 99.0f), got = want;
+        binary(q, full.data(), b.data(), want.data(), 1);
+        BinaryParams p = q;
+        p.sa[0] = k.len; p.pad_lo = k.lo; p.pad_len = k.len;
+        binary(p, a.data(), b.data(), got.data(), t);
+        CHECK(std::memcmp(got.data(), want.data(), got.size() * sizeof(float)) == 0);
+      }
+}
+
 NEON_TEST(reduce_kept_columns_in_order) {
   struct Case { int nk; int64_t ks[2], kst[2]; int nr; int64_t rs[2], rst[2]; };
   std::vector<Case> cases;
