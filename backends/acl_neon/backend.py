@@ -8,7 +8,7 @@ from __future__ import annotations
 from ...core.backend import Backend, ContextData, FusionProposal, HostBackendContext, IConfig
 from ...core.exec import native as runtime
 from ...core.ir import Graph, Operation
-from . import fusion, native, ops
+from . import folds, fusion, native, ops
 
 
 class AclNeonConfig(IConfig):
@@ -35,15 +35,15 @@ class AclNeonConfig(IConfig):
         """MobileNet inverted-residual blocks, convolutions with a swish or hard-swish
         epilogue, gated 1x1 convolutions, when module _gemm is built; PADs of the channels
         folded into the ADD that reads them, clamp activations into the op before them
-        (fusion.py)."""
+        (fusion.py, folds.py)."""
         # kernels the ops already have; a channel PAD takes its ADD (and the clamp after it)
         # before a clamp proposal can
-        clamps = fusion.propose_channel_pads(graph, op_indices) + \
-            fusion.propose_clamps(graph, op_indices)
+        clamps = folds.propose_channel_pads(graph, op_indices) + \
+            folds.propose_clamps(graph, op_indices)
         if not native.available("gemm")[0]:
             return clamps
-        return (fusion.propose(graph, op_indices) + fusion.propose_epilogues(graph, op_indices)
-                + fusion.propose_gates(graph, op_indices) + clamps)
+        return (fusion.propose(graph, op_indices) + folds.propose_epilogues(graph, op_indices)
+                + folds.propose_gates(graph, op_indices) + clamps)
 
 
 class AclNeonContext(HostBackendContext):

@@ -1,5 +1,5 @@
 """Conv2DEpilogue and DepthwiseConv2DEpilogue on acl_neon: a CONV_2D or DEPTHWISE_CONV_2D and
-the activation after it that the compiler fused into it (backends/acl_neon/fusion.py,
+the activation after it that the compiler fused into it (backends/acl_neon/folds.py,
 `propose_epilogues`):
 
     "swish":      LOGISTIC of the convolution output, then MUL of the output by it (the MUL's

@@ -124,7 +124,7 @@ class BinaryArithmeticLayer(NeonBinaryBase, BinaryArithmeticBase):
 class ClampedBinaryArithmeticLayer(BinaryArithmeticLayer):
     """ADD / SUB / MUL / DIV (params `arithmetic_type`) with the RELU, RELU6 or RELU_N1_TO_1
     that alone read its output as its fused clamp: one pass, the activation op's gone. Made by
-    the compiler from acl_neon's proposal (fusion.py, `propose_clamps`); the same native plan
+    the compiler from acl_neon's proposal (folds.py, `propose_clamps`); the same native plan
     as BinaryArithmetic, so bit-identical to the two ops apart."""
 
     @classmethod
@@ -137,7 +137,7 @@ class ChannelPaddedAddLayer(NeonMixin, Kernel):
     """ADD(PAD(x), y), the PAD zero-extending x's last dim (`pad_lo` values before its `pad_len`,
     the rest after), with the ADD's clamp or the clamp activation after it: one pass, the
     padded tensor never written (MediaPipe's BlazeBlocks widen their residual this way). Made
-    by the compiler from acl_neon's proposal (fusion.py, `propose_channel_pads`); the native
+    by the compiler from acl_neon's proposal (folds.py, `propose_channel_pads`); the native
     BinaryPlan computes each element as the ADD does on the padded tensor (+0.0 outside x's
     columns), so the results are bit-identical to the ops apart."""
 

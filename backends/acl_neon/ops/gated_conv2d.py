@@ -1,6 +1,6 @@
 """GatedConv2D on acl_neon: a squeeze-and-excitation gate, MUL(x, gate) with one gate value per
 channel (per image or for all), and the 1x1 stride-1 CONV_2D that alone reads the product,
-fused by the compiler (backends/acl_neon/fusion.py, `propose_gates`). The packed GEMM
+fused by the compiler (backends/acl_neon/folds.py, `propose_gates`). The packed GEMM
 (module _gemm, gated_gemm_f32) gathers each tile's input rows as clamp(x * gate) (the MUL's
 product and fused clamp, `gate_activation`) into per-thread scratch, so the gated tensor is
 never written; the results are bit-identical to the MUL then conv2d.py's kernel.

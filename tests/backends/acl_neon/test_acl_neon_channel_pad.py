@@ -1,5 +1,5 @@
 """PADs of the channels folded into the ADD that reads them on acl_neon (backends/acl_neon/
-fusion.py, `propose_channel_pads`; ops/eltwise.py ChannelPaddedAdd), as MediaPipe's BlazeBlocks
+folds.py, `propose_channel_pads`; ops/eltwise.py ChannelPaddedAdd), as MediaPipe's BlazeBlocks
 widen their residual: PAD(x) of the last dim -> ADD with a tensor of the padded shape ->
 [RELU-like clamp]. Generated models against the interpreter and bit for bit against
 `fuse: false` at every instruction-set level and 1 and 2 threads; the forms that stay apart;

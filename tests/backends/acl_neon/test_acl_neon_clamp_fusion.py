@@ -1,4 +1,4 @@
-"""Clamp activations folded into the op before them on acl_neon (backends/acl_neon/fusion.py,
+"""Clamp activations folded into the op before them on acl_neon (backends/acl_neon/folds.py,
 `propose_clamps`; ops/eltwise.py ClampedBinaryArithmetic): ADD / SUB / MUL / DIV, CONV_2D and
 DEPTHWISE_CONV_2D without a fused activation, followed by the RELU, RELU6 or RELU_N1_TO_1 that
 alone reads their output. Generated models against the interpreter and bit for bit against

@@ -1,4 +1,4 @@
-"""Swish and hard-swish fused into acl_neon's convolutions (backends/acl_neon/fusion.py's
+"""Swish and hard-swish fused into acl_neon's convolutions (backends/acl_neon/folds.py's
 propose_epilogues, ops/conv_epilogue.py): generated layers of every form the epilogues cover
 against the interpreter and bit for bit against `fuse: false`, at every instruction-set level
 and 1 and 2 threads; explain(), placement() and trace events naming the covered ops; the forms
