@@ -71,7 +71,7 @@ class InvertedResidualLayer(NeonMixin, Kernel):
             self.plan = self.lib.InvertedResidualPlan(
                 geometry, const(expand, 1) if expand else None,
                 const(expand, 2) if expand else None, const(dw, 1), const(dw, 2),
-                const(project, 1), const(project, 2), clamps, add is not None, self.threads,
+                const(project, 1), const(project, 2), clamps, add is not None,
                 stem_weights=const(stem, 1) if stem else None,
                 stem_bias=const(stem, 2) if stem else None, stem_geometry=stem_geometry)
         except ValueError as e:

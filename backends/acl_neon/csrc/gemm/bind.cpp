@@ -158,17 +158,15 @@ struct TransposeConvPlan {
 // pad_top, pad_left, oh, ow, cout], the expand conv's weights [cexp][cin] and bias (None, None
 // without expand), the depthwise filter [k][k][cexp] and bias, the project conv's weights
 // [cout][cexp] and bias, the clamps [expand lo, hi, depthwise lo, hi, project lo, hi, add lo,
-// hi], whether the block input is added (residual) and the threads it will run with (its
-// per-thread scratch is made here); or, in place of the expand conv, a stem conv: its weights
-// [cexp][kh][kw][cin] and bias and its 15-value geometry (ConvPlan's), x then its input, the
-// expand clamp its clamp, h and w its output's.
+// hi] and whether the block input is added (residual); or, in place of the expand conv, a
+// stem conv: its weights [cexp][kh][kw][cin] and bias and its 15-value geometry (ConvPlan's),
+// x then its input, the expand clamp its clamp, h and w its output's.
 struct InvertedResidualPlan {
   InvertedResidual f;
   int64_t in_size, out_size;
-  mutable std::vector<float> scratch;     // per thread: ring and depthwise row, of one run
   InvertedResidualPlan(std::vector<int64_t> geom, py::object exp_w, py::object exp_b,
                        py::array dw_w, py::object dw_b, py::array proj_w, py::object proj_b,
-                       std::vector<float> clamps, bool residual, int threads,
+                       std::vector<float> clamps, bool residual,
                        py::object stem_w, py::object stem_b, py::object stem_geom) {
     if (geom.size() != 13 || clamps.size() != 8)
       throw py::value_error("geometry needs 13 values and clamps 8");
@@ -232,15 +230,12 @@ struct InvertedResidualPlan {
     f.add_hi = clamps[7];
     in_size = f.stem ? n * f.stem_g.h * f.stem_g.w * cin : n * h * w * cin;
     out_size = n * oh * ow * cout;
-    scratch.resize(static_cast<size_t>(std::max(threads, 1) * inverted_residual_scratch(f)));
   }
   void exec(const Slot* x, const Slot* y, int threads) const {
     const float* xp = in<float>(x, in_size, "inverted residual input");
     float* yp = out<float>(y, out_size, "inverted residual output");
-    const int t = threads < 1 ? 1 : threads;
-    const size_t need = static_cast<size_t>(t * inverted_residual_scratch(f));
-    if (scratch.size() < need) scratch.resize(need);      // bound with more threads than made for
-    inverted_residual_f32(f, xp, yp, scratch.data(), t);
+    // each thread's scratch is its own, shared with the other blocks (inverted_residual.h)
+    inverted_residual_f32(f, xp, yp, nullptr, threads < 1 ? 1 : threads);
   }
 };
 
@@ -310,12 +305,12 @@ PYBIND11_MODULE(_gemm, m) {
       .def("bind", &bind_plan<TransposeConvPlan, 2>, "bind(x, y, threads): the step");
   py::class_<InvertedResidualPlan>(m, "InvertedResidualPlan")
       .def(py::init<std::vector<int64_t>, py::object, py::object, py::array, py::object,
-                    py::array, py::object, std::vector<float>, bool, int, py::object,
+                    py::array, py::object, std::vector<float>, bool, py::object,
                     py::object, py::object>(),
            py::arg("geometry"), py::arg("expand_weights"), py::arg("expand_bias"),
            py::arg("dw_filter"), py::arg("dw_bias"), py::arg("project_weights"),
            py::arg("project_bias"), py::arg("clamps"), py::arg("residual"),
-           py::arg("threads") = 1, py::arg("stem_weights") = py::none(),
+           py::arg("stem_weights") = py::none(),
            py::arg("stem_bias") = py::none(), py::arg("stem_geometry") = py::none())
       .def("bind", &bind_plan<InvertedResidualPlan, 2>, "bind(x, y, threads): the step");
   py::class_<BmmPlan>(m, "BmmPlan")

@@ -68,6 +68,14 @@ int64_t ring_rows(const DepthwiseParams& p) { return (step_rows(p) - 1) * p.sh +
 // straddle two lines (that halves their rate).
 constexpr int64_t kAlign = 16;
 
+// This OS thread's scratch of at least `floats`, shared by every block the thread runs (a
+// pool worker runs one job at a time; a caller thread its own session's ops in order).
+static float* thread_scratch(int64_t floats) {
+  thread_local std::vector<float> mine;
+  if (mine.size() < static_cast<size_t>(floats)) mine.resize(static_cast<size_t>(floats));
+  return mine.data();
+}
+
 int64_t inverted_residual_scratch(const InvertedResidual& f) {
   const DepthwiseParams& p = f.dw;
   const int64_t ring = f.expand || f.stem ? ring_rows(p) * p.w * p.cin : 0;
@@ -95,9 +103,8 @@ void inverted_residual_f32(const InvertedResidual& f, const float* x, float* y, 
   const int64_t grain = 1 + 1000000 / (row_flops + 1);
   const DirectRowsFn stem_rows = f.stem ? direct_rows_fn(f.stem_w.narrow) : nullptr;
   parallel_range(threads, int64_t{p.n} * p.oh, grain, [&](int64_t r0, int64_t r1) {
-    const uintptr_t addr = reinterpret_cast<uintptr_t>(scratch);
-    float* base = scratch + (kAlign - addr / sizeof(float) % kAlign) % kAlign;
-    float* ring = base + parallel_slot() * per_thread;
+    float* ring = scratch ? scratch + parallel_slot() * per_thread : thread_scratch(per_thread);
+    ring += (kAlign - reinterpret_cast<uintptr_t>(ring) / sizeof(float) % kAlign) % kAlign;
     const bool ringed = f.expand || f.stem;
     float* dwrows = ring + (ringed ? slots * row_len : 0);
     std::vector<DirectRun> runs(f.stem ? static_cast<size_t>(2 * sg.kh * sg.kw) : 0);

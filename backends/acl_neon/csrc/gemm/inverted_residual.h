@@ -53,7 +53,10 @@ struct InvertedResidual {
 // that lets the kernel start every thread's part on a cache line wherever `scratch` is).
 int64_t inverted_residual_scratch(const InvertedResidual& f);
 
-// y = the block of x; `scratch` holds threads * inverted_residual_scratch(f) floats.
+// y = the block of x; `scratch` holds threads * inverted_residual_scratch(f) floats, or is
+// null: each thread then uses its own, kept per OS thread and shared by every block it runs
+// (the plans' way: consecutive blocks find the ring in L2 instead of each plan's own buffer,
+// fetched from L3 or memory on every run).
 void inverted_residual_f32(const InvertedResidual& f, const float* x, float* y, float* scratch,
                            int threads);
 
