@@ -1,8 +1,7 @@
 // The GEMM family against scalar references: odd sizes (row and column tails), every
-// activation range, threads 1 and 2; the fused InvertedResidual block (with and without
-// expand and residual, strides 1 and 2, 3x3 and 5x5, widths below and above a step, batch 2,
-// threads 1 to 3: bands that start inside an image); the convolutions' swish and hard-swish
-// epilogues (common/epilogue.h) and the gated 1x1 convolution (squeeze-and-excitation).
+// activation range, threads 1 and 2; the convolutions' swish and hard-swish epilogues
+// (common/epilogue.h) and the gated 1x1 convolution (squeeze-and-excitation). The fused
+// InvertedResidual block: test_inverted_residual.cpp.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -10,22 +9,13 @@
 
 #include "conv_direct.h"
 #include "gemm.h"
-#include "inverted_residual.h"
+#include "test_data.h"
 #include "testing.h"
 
 using namespace onert_neon;
+using gemm_test::seq;
 
 namespace {
-
-std::vector<float> seq(int64_t n, int seed) {
-  std::vector<float> v(static_cast<size_t>(n));
-  uint32_t s = 2654435761u * static_cast<uint32_t>(seed + 1);
-  for (auto& x : v) {
-    s = s * 1664525u + 1013904223u;
-    x = static_cast<float>((s >> 8) % 2001) / 1000.0f - 1.0f;
-  }
-  return v;
-}
 
 float clampf(float v, float lo, float hi) { return v < lo ? lo : (v > hi ? hi : v); }
 
@@ -67,80 +57,6 @@ void check_conv(const ConvGeom& g, float lo, float hi, int threads, const Epilog
 
 
 // ---- the fused InvertedResidual block against a scalar reference of its four stages ----
-
-double clampd(double v, float lo, float hi) { return v < lo ? lo : (v > hi ? hi : v); }
-
-struct Case {
-  int n, h, w, cin, cexp, cout, k, s;
-  bool expand, residual;
-};
-
-void check(const Case& c, int threads) {
-  const int pad_h = std::max((((c.h + c.s - 1) / c.s) - 1) * c.s + c.k - c.h, 0);
-  const int pad_w = std::max((((c.w + c.s - 1) / c.s) - 1) * c.s + c.k - c.w, 0);
-  const int oh = (c.h + c.s - 1) / c.s, ow = (c.w + c.s - 1) / c.s;   // SAME
-  InvertedResidual f;
-  f.dw = DepthwiseParams{c.n, c.h, c.w, c.cexp, 1, c.k, c.k, c.s, c.s, 1, 1,
-                         pad_h / 2, pad_w / 2, oh, ow, 0.0f, 6.0f};
-  f.cin = c.cin;
-  f.cout = c.cout;
-  f.expand = c.expand;
-  f.residual = c.residual;
-  const float inf = INFINITY;
-  f.exp_lo = 0.0f;
-  f.exp_hi = 6.0f;
-  f.proj_lo = -inf;
-  f.proj_hi = inf;
-  f.add_lo = -1.0f;
-  f.add_hi = inf;
-  auto x = seq(int64_t{c.n} * c.h * c.w * c.cin, 1), ew = seq(int64_t{c.cexp} * c.cin, 2),
-       eb = seq(c.cexp, 3), pw = seq(int64_t{c.cout} * c.cexp, 4), pb = seq(c.cout, 5);
-  f.dw_w = seq(int64_t{c.k} * c.k * c.cexp, 6);
-  f.dw_b = seq(c.cexp, 7);
-  if (c.expand) pack_b(ew.data(), c.cin, eb.data(), c.cexp, c.cin, f.exp_b);
-  pack_b(pw.data(), c.cexp, pb.data(), c.cout, c.cexp, f.proj_b);
-  std::vector<float> y(static_cast<size_t>(int64_t{c.n} * oh * ow * c.cout), 99.0f);
-  // (odd batches: scratch one float past the allocation's start, which the kernel realigns)
-  const int skew = c.n % 2;
-  std::vector<float> scratch(static_cast<size_t>(threads * inverted_residual_scratch(f) + skew));
-  inverted_residual_f32(f, x.data(), y.data(), scratch.data() + skew, threads);
-  // the plans' form: each thread's own scratch (shared across calls), the same bits
-  std::vector<float> y_own(y.size(), 98.0f);
-  inverted_residual_f32(f, x.data(), y_own.data(), nullptr, threads);
-  CHECK(y_own == y);
-
-  // the reference, stage by stage
-  std::vector<double> e(static_cast<size_t>(int64_t{c.n} * c.h * c.w * c.cexp));
-  for (int64_t p = 0; p < int64_t{c.n} * c.h * c.w; ++p)
-    for (int o = 0; o < c.cexp; ++o) {
-      if (!c.expand) { e[p * c.cexp + o] = x[p * c.cin + o]; continue; }
-      double acc = eb[o];
-      for (int i = 0; i < c.cin; ++i) acc += double(x[p * c.cin + i]) * ew[o * c.cin + i];
-      e[p * c.cexp + o] = clampd(acc, 0.0f, 6.0f);
-    }
-  std::vector<double> d(static_cast<size_t>(int64_t{c.n} * oh * ow * c.cexp));
-  for (int b = 0; b < c.n; ++b)
-    for (int oy = 0; oy < oh; ++oy)
-      for (int ox = 0; ox < ow; ++ox)
-        for (int ch = 0; ch < c.cexp; ++ch) {
-          double acc = f.dw_b[ch];
-          for (int ky = 0; ky < c.k; ++ky)
-            for (int kx = 0; kx < c.k; ++kx) {
-              const int iy = oy * c.s - pad_h / 2 + ky, ix = ox * c.s - pad_w / 2 + kx;
-              if (iy < 0 || iy >= c.h || ix < 0 || ix >= c.w) continue;
-              acc += e[((int64_t{b} * c.h + iy) * c.w + ix) * c.cexp + ch] *
-                     f.dw_w[(ky * c.k + kx) * c.cexp + ch];
-            }
-          d[((int64_t{b} * oh + oy) * ow + ox) * c.cexp + ch] = clampd(acc, 0.0f, 6.0f);
-        }
-  for (int64_t p = 0; p < int64_t{c.n} * oh * ow; ++p)
-    for (int o = 0; o < c.cout; ++o) {
-      double acc = pb[o];
-      for (int i = 0; i < c.cexp; ++i) acc += d[p * c.cexp + i] * pw[o * c.cexp + i];
-      if (c.residual) acc = clampd(acc + x[p * c.cin + o], -1.0f, inf);
-      CHECK_NEAR(y[p * c.cout + o], acc, 1e-4);
-    }
-}
 
 }  // namespace
 
@@ -398,16 +314,4 @@ NEON_TEST(batch_matmul_adjoints_and_broadcast) {
           }
     }
   }
-}
-
-NEON_TEST(inverted_residual_forms) {
-  const Case cases[] = {
-      {2, 9, 11, 5, 13, 5, 3, 1, true, true},     {2, 9, 11, 5, 13, 7, 3, 2, true, false},
-      {1, 10, 12, 8, 40, 9, 5, 2, true, false},   {1, 7, 7, 16, 16, 8, 3, 1, false, false},
-      {3, 5, 6, 17, 35, 17, 5, 1, true, true},    {2, 23, 5, 6, 20, 6, 3, 1, true, true},
-      {1, 17, 3, 4, 12, 7, 5, 2, true, false},    {1, 6, 70, 4, 24, 4, 3, 1, true, true},
-      {1, 9, 37, 6, 24, 24, 3, 2, true, false},   {1, 7, 35, 5, 20, 8, 5, 2, true, false},
-  };
-  for (int threads = 1; threads <= 3; ++threads)
-    for (const Case& c : cases) check(c, threads);
 }
