@@ -183,13 +183,12 @@ def propose_clamps(graph: Graph, ops: list[int]) -> list[FusionProposal]:
     found = []
     for oi in ops:
         act = graph.operations[oi]
-        if act.type != "ElementwiseActivation" or act.subtype not in ACTIVATION_CLAMPS:
+        if not _clamp_op(act, graph):
             continue
         x = act.inputs[0]
         src = graph.operations[producers[x]] if producers.get(x) in mine else None
         if src is None or src.type not in CLAMPED or x in graph.outputs or \
-                consumers.get(x, []) != [oi] or not float_op(graph, act, ()) or \
-                not float_op(graph, src, ()) or \
+                consumers.get(x, []) != [oi] or not float_op(graph, src, ()) or \
                 (src.params.get("fused_activation_function") or "NONE") != "NONE":
             continue
         n = graph.operands[x].num_elements * 4
@@ -227,8 +226,7 @@ def propose_channel_pads(graph: Graph, ops: list[int]) -> list[FusionProposal]:
         after = consumers.get(y, [])
         if act == "NONE" and y not in graph.outputs and len(after) == 1 and after[0] in mine:
             clamp = graph.operations[after[0]]
-            if clamp.type == "ElementwiseActivation" and clamp.subtype in ACTIVATION_CLAMPS \
-                    and float_op(graph, clamp, ()):
+            if _clamp_op(clamp, graph):
                 members, act = [pad, add, clamp], clamp.subtype
         p = np.asarray(graph.operands[pad.inputs[1]].data).reshape(-1, 2)
         x = graph.operands[pad.inputs[0]]
@@ -239,6 +237,12 @@ def propose_channel_pads(graph: Graph, ops: list[int]) -> list[FusionProposal]:
             f"{pad.name} of the channels read by the {add.name} in place: "
             f"{mb(graph.operands[padded].num_elements * 4)} never written"))
     return found
+
+
+def _clamp_op(op: Operation, graph: Graph) -> bool:
+    """A float32 RELU, RELU6 or RELU_N1_TO_1 op: a clamp another op can apply in its pass."""
+    return (op.type == "ElementwiseActivation" and op.subtype in ACTIVATION_CLAMPS
+            and float_op(graph, op, ()))
 
 
 def _channel_pad(op: Operation, graph: Graph) -> bool:

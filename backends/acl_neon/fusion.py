@@ -66,6 +66,7 @@ def propose(graph: Graph, ops: list[int]) -> list[FusionProposal]:
     mine = set(ops)
     consumers = graph.consumers()
     producers = graph.producers()
+    order = {oi: k for k, oi in enumerate(ops)}            # execution order
 
     def only_reader(operand: int) -> Operation | None:
         readers = consumers.get(operand, [])
@@ -73,30 +74,35 @@ def propose(graph: Graph, ops: list[int]) -> list[FusionProposal]:
             return None
         return graph.operations[readers[0]]
 
+    def feeder(operand: int) -> Operation | None:
+        """The op of `ops` that writes `operand`, when an op of `ops` alone reads it."""
+        src = graph.operations.get(producers.get(operand, -1))
+        if src is None or src.index not in mine or only_reader(operand) is None:
+            return None
+        return src
+
     found = []
     for oi in ops:
         dw = graph.operations[oi]
         if dw.type != "DepthwiseConv2D" or not _depthwise(dw, graph):
             continue
         x = dw.inputs[0]
+        e_bytes = graph.operands[x].num_elements * 4
+        if e_bytes < MIN_EXPANDED_BYTES:
+            continue
         # the producer of the depthwise input joins as its expand, the network's stem, or a
-        # zero PAD of the rows and columns (folded into the depthwise's own padding)
-        src = graph.operations.get(producers.get(x, -1))
-        if src is not None and (src.index not in mine or only_reader(x) is None):
-            src = None
+        # zero PAD of the rows and columns (folded into the depthwise's own padding), which
+        # may follow the expand or come before the stem
+        src = feeder(x)
         expand = src if src is not None and pointwise(src, graph) else None
         stem = src if src is not None and expand is None and _stem(src, graph) else None
         pad = src if src is not None and _spatial_pad(src, dw, graph) else None
-        if pad is not None:       # the PAD's own producer may be the block's expand
-            before = graph.operations.get(producers.get(pad.inputs[0], -1))
-            if before is not None and before.index in mine and \
-                    only_reader(pad.inputs[0]) is not None and pointwise(before, graph):
-                expand = before
-        if stem is not None:      # a PAD before the stem folds into the stem's padding
-            before = graph.operations.get(producers.get(stem.inputs[0], -1))
-            if before is not None and before.index in mine and \
-                    only_reader(stem.inputs[0]) is not None and _spatial_pad(before, stem, graph):
-                pad = before
+        if pad is not None:
+            before = feeder(pad.inputs[0])
+            expand = before if before is not None and pointwise(before, graph) else None
+        if stem is not None:
+            before = feeder(stem.inputs[0])
+            pad = before if before is not None and _spatial_pad(before, stem, graph) else None
         project = only_reader(dw.outputs[0])
         if project is None or not pointwise(project, graph):
             continue
@@ -106,12 +112,8 @@ def propose(graph: Graph, ops: list[int]) -> list[FusionProposal]:
         if add is not None and not _residual(add, project.outputs[0], block_in, graph):
             add = None
         roles = dict(zip(ROLES, (pad, stem, expand, dw, project, add)))
-        order = {oi: k for k, oi in enumerate(ops)}            # execution order
         members = dict(sorted(((r, op) for r, op in roles.items() if op is not None),
                               key=lambda m: order[m[1].index]))
-        e_bytes = graph.operands[x].num_elements * 4
-        if e_bytes < MIN_EXPANDED_BYTES:
-            continue
         d_bytes = graph.operands[dw.outputs[0]].num_elements * 4
         first = "expanded tensor" if expand is not None else "stem output" if stem else None
         what = (f"{first} {mb(e_bytes)} and depthwise output {mb(d_bytes)}" if first

@@ -48,7 +48,7 @@ class InvertedResidualLayer(NeonMixin, Kernel):
         # a folded PAD: the first convolution reads the PAD's input, its padding grown by the
         # PAD's top and left rows (the bottom and right ones lie past the input, as padding)
         top, left = (0, 0) if pad is None else \
-            (int(v) for v in np.asarray(self.inputs[where[pad.inputs[1]]].buffer).reshape(4, 2)[1:3, 0])
+            (int(v) for v in const(pad, 1).reshape(4, 2)[1:3, 0])
         n, h, w = (int(d) for d in self.shape_of(dw.inputs[0])[:3])   # the depthwise input's
         k = int(self.shape_of(dw.inputs[1])[1])
         e_shape = (n, h, w, int(self.shape_of(dw.inputs[1])[3]))

@@ -152,10 +152,10 @@ void tile_cols(const TileArgs& t) {
   const float* packed = t.b->data.data();
   const float* bias = t.b->bias.data();
   int64_t col = t.col0;
-  if (MR <= 2)
+  if constexpr (MR <= 2)
     for (; col + 16 * kWide <= t.col1; col += 16 * kWide)
-      wide_panels<MR <= 2 ? MR : 1, CLAMP>(t.K, t.a, t.lda, packed + (col / 16) * t.K * 16,
-                                           bias + col, t.c + col, t.ldc, lo, hi);
+      wide_panels<MR, CLAMP>(t.K, t.a, t.lda, packed + (col / 16) * t.K * 16, bias + col,
+                             t.c + col, t.ldc, lo, hi);
   for (; col < t.col1; col += 32) {
     const int64_t nc = t.col1 - col;
     const float* bp = packed + (col / 16) * t.K * 16;

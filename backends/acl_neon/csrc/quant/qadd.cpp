@@ -105,15 +105,18 @@ void qadd_vector_neon_impl(const AddParams& p, const uint8_t* a, const uint8_t* 
 
 }  // namespace
 
+// input k's scaled value x_k of a vector element whose code is `c` (qadd.h)
+static int64_t lane_input(const AddParams& p, int k, int64_t c) {
+  const int64_t q = c - (k ? p.zp2 : p.zp1);
+  const int32_t m = k ? p.m2 : p.m1, e = k ? p.e2 : p.e1;
+  return p.shift_first ? vqrdmulh_up(shl(q, 20 + e), m) : vqrdmulh_up(shl(q, 20), m) >> -e;
+}
+
 void qadd_vector_scalar(const AddParams& p, const uint8_t* a, const uint8_t* b, uint8_t* out,
                         int64_t i0, int64_t i1) {
   for (int64_t i = i0; i < i1; ++i) {
-    int64_t x[2];
-    for (int k = 0; k < 2; ++k) {
-      const int64_t q = code(k ? b : a, i, p.x_signed) - (k ? p.zp2 : p.zp1);
-      const int32_t m = k ? p.m2 : p.m1, e = k ? p.e2 : p.e1;
-      x[k] = p.shift_first ? vqrdmulh_up(shl(q, 20 + e), m) : vqrdmulh_up(shl(q, 20), m) >> -e;
-    }
+    const int64_t x[2] = {lane_input(p, 0, code(a, i, p.x_signed)),
+                          lane_input(p, 1, code(b, i, p.x_signed))};
     const int64_t raw = wrap32(p.sub ? x[0] - x[1] : x[0] + x[1]);
     const int64_t v = wrap16(wrap16(rdbp(vqrdmulh_up(raw, p.mo), -p.eo)) + p.zpo);
     out[i] = clamp_code(v, p.lo, p.hi);
@@ -125,12 +128,9 @@ void add_bound_wraps(AddParams& p) {
   // |raw| < 2^29 and vqrdmulh / RDBP only shrink it
   int64_t xmax[2] = {0, 0};
   for (int k = 0; k < 2; ++k)
-    for (int code = 0; code < 256; ++code) {
-      const int64_t q = (p.x_signed ? int64_t(static_cast<int8_t>(code)) : int64_t(code)) -
-                        (k ? p.zp2 : p.zp1);
-      const int32_t m = k ? p.m2 : p.m1, e = k ? p.e2 : p.e1;
-      const int64_t x = p.shift_first ? vqrdmulh_up(shl(q, 20 + e), m)
-                                      : vqrdmulh_up(shl(q, 20), m) >> -e;
+    for (int c = 0; c < 256; ++c) {
+      const uint8_t byte = static_cast<uint8_t>(c);
+      const int64_t x = lane_input(p, k, code(&byte, 0, p.x_signed));
       xmax[k] = std::max(xmax[k], x < 0 ? -x : x);
     }
   const int64_t h = vqrdmulh_up(xmax[0] + xmax[1], p.mo) + 1;
