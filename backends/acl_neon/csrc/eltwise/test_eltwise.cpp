@@ -159,9 +159,9 @@ NEON_TEST(exp_subnormal_and_near_overflow) {
   }
 }
 
-// LOGISTIC (common/simd_math.h vlogistic) within 4 ulp of the double-precision definition over
-// a sweep of every sign and exponent (each 997th bit pattern, 8.6 million floats); results
-// below the normal range (x < -87.34) within 4 subnormal steps or 0
+// LOGISTIC (common/simd_math.h vlogistic) within 4 ulp of the double-precision definition on
+// [-87, 87] over a sweep of every sign and exponent (each 997th bit pattern, 8.6 million
+// floats); 1 above, within 1.7e-38 below (the logistic of -87, never a subnormal)
 NEON_TEST(unary_logistic_ulp) {
   std::vector<float> x;
   for (uint64_t u = 0; u < 0x100000000ull; u += 997) {
@@ -179,8 +179,10 @@ NEON_TEST(unary_logistic_ulp) {
   for (int64_t i = 0; i < n; ++i) {
     const double r = 1.0 / (1.0 + std::exp(-static_cast<double>(x[i])));
     const float rf = static_cast<float>(r);
-    const double ulp = std::max(std::nextafter(rf, 2.0f) - rf, 1.401298464324817e-45f);
-    const double err = r < 1.1754943508222875e-38 && y[i] == 0 ? 0 : std::fabs(y[i] - r) / ulp;
+    const double ulp = std::nextafter(rf, 2.0f) - rf;
+    double err = std::fabs(y[i] - r) / ulp;
+    if (x[i] > 87) err = y[i] == 1.0f ? 0 : 99;
+    if (x[i] < -87) err = y[i] >= 1.17549435e-38f && y[i] <= 1.7e-38f ? 0 : 99;
     if (err > 4) std::printf("  logistic(%.9g) = %.9g, expected %.9g\n", x[i], y[i], r);
     worst = std::max(worst, err);
   }
