@@ -66,7 +66,7 @@ import numpy as np
 
 from ...core.backend import FusionProposal
 from ...core.ir import Graph, Operation
-from .fusion import float_op, mb, pointwise, zero_pad_amounts
+from .fusion import activation_tail, float_op, mb, pointwise, zero_pad_amounts
 
 CONVS = {"Conv2D": "Conv2DEpilogue", "DepthwiseConv2D": "DepthwiseConv2DEpilogue"}
 
@@ -85,7 +85,7 @@ def propose_epilogues(graph: Graph, ops: list[int]) -> list[FusionProposal]:
         readers = [graph.operations[r] for r in consumers.get(y, [])]
         if y in graph.outputs or not readers or any(r.index not in mine for r in readers):
             continue
-        tail = _swish(readers, y, graph, consumers) or _hard_swish(readers, graph)
+        tail = activation_tail(readers, y, graph, consumers)
         if tail is None:
             continue
         kind, members = tail
@@ -136,36 +136,6 @@ def _gate_of(gate: tuple, x: tuple) -> bool:
     """Whether `gate` is one value per channel of the NHWC `x`, for all images or per image."""
     return (len(x) == 4 and len(gate) == 4 and gate[1] == gate[2] == 1 and gate[3] == x[3]
             and gate[0] in (1, x[0]) and x[1] * x[2] > 1)
-
-
-def _swish(readers: list[Operation], y: int, graph: Graph, consumers) -> tuple | None:
-    """("swish", [LOGISTIC, MUL]) when `readers` of `y` are LOGISTIC(y) and MUL(y, that) with
-    a clamp, shaped as `y`, the LOGISTIC output read by the MUL alone."""
-    if len(readers) != 2:
-        return None
-    sig = next((r for r in readers if _activation(r, "LOGISTIC", graph)), None)
-    mul = next((r for r in readers if r is not sig), None)
-    if sig is None or mul is None:
-        return None
-    s = sig.outputs[0]
-    if mul.type != "BinaryArithmetic" or mul.subtype != "MUL" or \
-            sorted(mul.inputs) != sorted((y, s)) or consumers.get(s) != [mul.index] or \
-            s in graph.outputs or not float_op(graph, mul, ()) or \
-            tuple(graph.operands[mul.outputs[0]].shape) != tuple(graph.operands[y].shape):
-        return None
-    return "swish", [sig, mul]
-
-
-def _hard_swish(readers: list[Operation], graph: Graph) -> tuple | None:
-    """("hard_swish", [HARD_SWISH]) when the only reader is a HARD_SWISH."""
-    if len(readers) == 1 and _activation(readers[0], "HARD_SWISH", graph):
-        return "hard_swish", readers
-    return None
-
-
-def _activation(op: Operation, subtype: str, graph: Graph) -> bool:
-    return (op.type == "ElementwiseActivation" and op.subtype == subtype
-            and len(op.inputs) == 1 and float_op(graph, op, ()))
 
 
 ACTIVATION_CLAMPS = ("RELU", "RELU6", "RELU_N1_TO_1")

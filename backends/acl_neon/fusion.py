@@ -17,8 +17,22 @@ conv_direct.h), computed row by row into the block's ring in place of the expand
 (["stem", "depthwise", "project"]): its 112x112x32 output (1.6 MB) is never written. Measured
 on MobileNetV2 (trace self-times, minimum of 2-3 runs of 300): the stem and the first block
 took 244 + 252 us apart, 468 fused at 1 thread; 157 + 128 against 268 at 2 threads.
-Blocks whose SE gate or HARD_SWISH sit between these ops (EfficientNet, MobileNetV3's later
-blocks) are not.
+The activation ops after the expand (or stem) and after the depthwise join the block too, as
+those convolutions' epilogues (`activation_tail`: swish as LOGISTIC then MUL, or HARD_SWISH,
+the kinds folds.py folds into a lone convolution), roles "expand_logistic", "expand_mul",
+"expand_hard_swish" and "depthwise_..." alike. Where a squeeze-and-excitation gate sits
+between the depthwise and the project (EfficientNet, MobileNetV3), the gate needs all of the
+depthwise output before the project can run: the block then ends with the depthwise (no
+project role), whose output is written whole, the expanded tensor still never. Such a block
+pays only where the expanded tensor is large and the depthwise window small (`_lone_pays`):
+each thread's band of rows starts by expanding again the rows the band above it read, which
+the project's GEMM amortizes in a whole block but a lone depthwise does not. Measured on
+EfficientNet-B0 (fused against the same ops as folds, trace self-times, minimum of 3 runs of
+300, 1 / 2 threads): the stem + 112x112x32 depthwise 0.96x / 0.95x, the 112x112x96 expand
++ stride-2 depthwise 0.89x / 0.82x, 56x56x144 0.98x / 1.00x; but the 5x5 blocks 0.99x /
+1.03-1.07x, the 14x14x672 ones 0.97x / 1.13x. So a block without project needs a 3x3
+depthwise and LONE_MIN_EXPANDED_BYTES (1.5 MiB) expanded: the model runs 1.8% faster at 1
+thread, 3.9% at 2 (in-process A/B, outputs identical).
 
 A zero PAD of the rows and columns in front of the depthwise (between it and the expand, or
 with no expand) or in front of the stem joins the block as role "pad" when that convolution
@@ -57,8 +71,14 @@ from ...core.ops.window import conv_geometry
 
 F32 = np.dtype(np.float32)
 MIN_EXPANDED_BYTES = 1 << 19
+LONE_MIN_EXPANDED_BYTES = 3 << 19  # a block without project: 3x3 depthwise, 1.5 MiB expanded
 DIRECT_MAX_CIN = 16               # csrc/gemm/conv_direct.h kDirectMaxCin
-ROLES = ("pad", "stem", "expand", "depthwise", "project", "add")
+# the activation ops after the expand (or stem) and the depthwise join as roles
+# "<conv>_<op>", computed by the kernel as those convolutions' epilogues (activation_tail)
+TAIL_ROLES = {"swish": ("logistic", "mul"), "hard_swish": ("hard_swish",)}
+ROLES = ("pad", "stem", "expand", "expand_logistic", "expand_mul", "expand_hard_swish",
+         "depthwise", "depthwise_logistic", "depthwise_mul", "depthwise_hard_swish", "project",
+         "add")
 
 
 def propose(graph: Graph, ops: list[int]) -> list[FusionProposal]:
@@ -81,6 +101,29 @@ def propose(graph: Graph, ops: list[int]) -> list[FusionProposal]:
             return None
         return src
 
+    def tail_of(conv: Operation) -> tuple[str | None, list[Operation]]:
+        """The activation ops of `ops` after `conv` when they are all its output's readers
+        (activation_tail), else (None, [])."""
+        y = conv.outputs[0]
+        readers = [graph.operations[r] for r in consumers.get(y, [])]
+        if y in graph.outputs or not readers or any(r.index not in mine for r in readers):
+            return None, []
+        return activation_tail(readers, y, graph, consumers) or (None, [])
+
+    def source(operand: int) -> tuple[Operation | None, str | None, list[Operation]]:
+        """The feeder of `operand`, or the CONV_2D whose activation tail ends in it, with the
+        tail's kind and ops."""
+        src = feeder(operand)
+        if src is None:
+            return None, None, []
+        for i in src.inputs if src.type in ("BinaryArithmetic", "ElementwiseActivation") else ():
+            conv = graph.operations.get(producers.get(i, -1))
+            if conv is not None and conv.type == "Conv2D" and conv.index in mine:
+                kind, tail = tail_of(conv)
+                if tail and tail[-1] is src:
+                    return conv, kind, tail
+        return src, None, []
+
     found = []
     for oi in ops:
         dw = graph.operations[oi]
@@ -92,37 +135,54 @@ def propose(graph: Graph, ops: list[int]) -> list[FusionProposal]:
             continue
         # the producer of the depthwise input joins as its expand, the network's stem, or a
         # zero PAD of the rows and columns (folded into the depthwise's own padding), which
-        # may follow the expand or come before the stem
-        src = feeder(x)
+        # may follow the expand or come before the stem; the expand or stem with the
+        # activation ops after it
+        src, e_kind, e_tail = source(x)
         expand = src if src is not None and pointwise(src, graph) else None
         stem = src if src is not None and expand is None and _stem(src, graph) else None
-        pad = src if src is not None and _spatial_pad(src, dw, graph) else None
+        pad = src if src is not None and not e_tail and _spatial_pad(src, dw, graph) else None
         if pad is not None:
-            before = feeder(pad.inputs[0])
+            before, e_kind, e_tail = source(pad.inputs[0])
             expand = before if before is not None and pointwise(before, graph) else None
         if stem is not None:
             before = feeder(stem.inputs[0])
             pad = before if before is not None and _spatial_pad(before, stem, graph) else None
-        project = only_reader(dw.outputs[0])
-        if project is None or not pointwise(project, graph):
-            continue
+        if expand is None and stem is None:
+            e_kind, e_tail = None, []
+        d_kind, d_tail = tail_of(dw)
+        project = only_reader((d_tail[-1] if d_tail else dw).outputs[0])
+        if project is not None and not pointwise(project, graph):
+            project = None
+        if project is None and (expand is None and stem is None or not _lone_pays(dw, e_bytes,
+                                                                                  graph)):
+            continue            # a lone depthwise: its epilogue fold (folds.py) covers it
         block_in = expand.inputs[0] if expand is not None else \
             pad.inputs[0] if pad is not None and stem is None else x
-        add = only_reader(project.outputs[0])
+        add = only_reader(project.outputs[0]) if project is not None else None
         if add is not None and not _residual(add, project.outputs[0], block_in, graph):
             add = None
-        roles = dict(zip(ROLES, (pad, stem, expand, dw, project, add)))
+        roles = {"pad": pad, "stem": stem, "expand": expand,
+                 **{f"expand_{r}": op for r, op in zip(TAIL_ROLES.get(e_kind, ()), e_tail)},
+                 "depthwise": dw,
+                 **{f"depthwise_{r}": op for r, op in zip(TAIL_ROLES.get(d_kind, ()), d_tail)},
+                 "project": project, "add": add}
         members = dict(sorted(((r, op) for r, op in roles.items() if op is not None),
                               key=lambda m: order[m[1].index]))
         d_bytes = graph.operands[dw.outputs[0]].num_elements * 4
         first = "expanded tensor" if expand is not None else "stem output" if stem else None
         what = (f"{first} {mb(e_bytes)} and depthwise output {mb(d_bytes)}" if first
                 else f"depthwise output {mb(d_bytes)}")
+        what += " kept in row bands" if project is not None else \
+            " kept in row bands, the depthwise output written as the block's"
+        acts = [f"{kind} after the {conv}" for kind, conv in ((e_kind, "expand" if expand else
+                                                               "stem"), (d_kind, "depthwise"))
+                if kind]
+        if acts:
+            what += f" ({' and '.join(acts)} as epilogues)"
         if pad is not None:
             what = f"{pad.name} folded into the {'stem' if stem else 'depthwise'} padding, " + what
         found.append(FusionProposal(tuple(op.index for op in members.values()),
-                                    "InvertedResidual", {"roles": tuple(members)},
-                                    f"{what} kept in row bands"))
+                                    "InvertedResidual", {"roles": tuple(members)}, what))
     return found
 
 
@@ -214,6 +274,12 @@ def _spatial_pad(op: Operation, conv: Operation, graph: Graph) -> bool:
     return True
 
 
+def _lone_pays(dw: Operation, e_bytes: int, graph: Graph) -> bool:
+    """Whether a block that ends with its depthwise (no project) gains from the fusion: its
+    expanded tensor at least LONE_MIN_EXPANDED_BYTES, the depthwise 3x3 (module docstring)."""
+    return e_bytes >= LONE_MIN_EXPANDED_BYTES and graph.operands[dw.inputs[1]].shape[1] == 3
+
+
 def _residual(op: Operation, project_out: int, block_in: int, graph: Graph) -> bool:
     """An ADD of the project output and the block input (either order), shaped alike."""
     if op.type != "BinaryArithmetic" or op.subtype != "ADD" or len(op.inputs) != 2 or \
@@ -221,3 +287,40 @@ def _residual(op: Operation, project_out: int, block_in: int, graph: Graph) -> b
         return False
     shapes = {tuple(graph.operands[i].shape) for i in (*op.inputs, op.outputs[0])}
     return len(shapes) == 1
+
+
+def activation_tail(readers: list[Operation], y: int, graph: Graph, consumers) -> tuple | None:
+    """The activation ops after a convolution that a convolution epilogue computes
+    (common/epilogue.h): ("swish", [LOGISTIC, MUL]) or ("hard_swish", [HARD_SWISH]) when
+    `readers` of its output `y` are those, else None."""
+    return _swish(readers, y, graph, consumers) or _hard_swish(readers, graph)
+
+
+def _swish(readers: list[Operation], y: int, graph: Graph, consumers) -> tuple | None:
+    """("swish", [LOGISTIC, MUL]) when `readers` of `y` are LOGISTIC(y) and MUL(y, that) with
+    a clamp, shaped as `y`, the LOGISTIC output read by the MUL alone."""
+    if len(readers) != 2:
+        return None
+    sig = next((r for r in readers if _activation(r, "LOGISTIC", graph)), None)
+    mul = next((r for r in readers if r is not sig), None)
+    if sig is None or mul is None:
+        return None
+    s = sig.outputs[0]
+    if mul.type != "BinaryArithmetic" or mul.subtype != "MUL" or \
+            sorted(mul.inputs) != sorted((y, s)) or consumers.get(s) != [mul.index] or \
+            s in graph.outputs or not float_op(graph, mul, ()) or \
+            tuple(graph.operands[mul.outputs[0]].shape) != tuple(graph.operands[y].shape):
+        return None
+    return "swish", [sig, mul]
+
+
+def _hard_swish(readers: list[Operation], graph: Graph) -> tuple | None:
+    """("hard_swish", [HARD_SWISH]) when the only reader is a HARD_SWISH."""
+    if len(readers) == 1 and _activation(readers[0], "HARD_SWISH", graph):
+        return "hard_swish", readers
+    return None
+
+
+def _activation(op: Operation, subtype: str, graph: Graph) -> bool:
+    return (op.type == "ElementwiseActivation" and op.subtype == subtype
+            and len(op.inputs) == 1 and float_op(graph, op, ()))

@@ -1,6 +1,8 @@
-"""MobileNet-like float models of inverted-residual blocks ([1x1 expand CONV_2D] ->
-DEPTHWISE_CONV_2D -> 1x1 project CONV_2D -> [residual ADD]), optionally after a stem CONV_2D
-over few channels, for acl_neon's fusion tests."""
+"""MobileNet-like float models of inverted-residual blocks ([1x1 expand CONV_2D [activation]]
+-> DEPTHWISE_CONV_2D [activation] -> [1x1 project CONV_2D -> [residual ADD]]), optionally after
+a stem CONV_2D over few channels, for acl_neon's fusion tests. The activation ops after a
+convolution (`tails`): "swish" (LOGISTIC, then MUL of the output by it), "swish_relu6" (the
+MUL with a RELU6), "hard_swish" (HARD_SWISH), "" none."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -23,6 +25,10 @@ class Block:
     add_act: str = "NONE"
     pad: tuple[int, int, int, int] | None = None   # a PAD (top, bottom, left, right) before
                                                    # the depthwise
+    tails: tuple[str, str] = ("", "")   # activation ops after the expand and the depthwise
+    project: bool = True          # False: the block ends with the depthwise (and its tail),
+                                  # whose output is also a model output (EfficientNet's blocks
+                                  # end there: their SE gate reads it)
 
 
 # every form the fused kernel covers: no expand, stride 1 and 2, 3x3 and 5x5, residual in
@@ -49,6 +55,7 @@ class Stem:
     stride: int = 2
     act: str = "RELU6"
     padding: str = "SAME"
+    tail: str = ""                # activation ops after it
 
 
 def block_model(blocks=BLOCKS, batch: int = 2, h: int = 19, w: int = 13, cin: int = 8,
@@ -90,6 +97,20 @@ def block_model(blocks=BLOCKS, batch: int = 2, h: int = 19, w: int = 13, cin: in
                             stride_h=1, stride_w=1, fused_activation_function=act))
         return y
 
+    def tail(kind: str, y: int, shape) -> int:
+        """The activation ops `kind` after the op that wrote `y` (module docstring)."""
+        if not kind:
+            return y
+        out = b.add_tensor(f"t{y}_{kind}", shape, "float32")
+        if kind == "hard_swish":
+            block_ops.append(b.add_op("HARD_SWISH", [y], [out]))
+            return out
+        s_ = b.add_tensor(f"t{y}_sigmoid", shape, "float32")
+        block_ops.append(b.add_op("LOGISTIC", [y], [s_]))
+        block_ops.append(b.add_op("MUL", [y, s_], [out], fused_activation_function="RELU6"
+                                  if kind == "swish_relu6" else "NONE"))
+        return out
+
     shape = (batch, h, w, cin)
     stem_ops: list[int] = pad_ops
     if stem is not None:
@@ -101,7 +122,10 @@ def block_model(blocks=BLOCKS, batch: int = 2, h: int = 19, w: int = 13, cin: in
                                  stride_w=stem.stride, fused_activation_function=stem.act))
         if extra_output == (0, "stem"):
             extra = y
-        x, shape = y, (batch, oh, ow, stem.out)
+        shape = (batch, oh, ow, stem.out)
+        block_ops = stem_ops              # (tail's ops join the stem's)
+        x = tail(stem.tail, y, shape)
+    lone_outputs = []
     for n, blk in enumerate(blocks):
         block_ops = stem_ops if n == 0 else []
         t, c = x, shape[3]
@@ -109,6 +133,7 @@ def block_model(blocks=BLOCKS, batch: int = 2, h: int = 19, w: int = 13, cin: in
         if blk.expand is not None:
             t = inner["expand"] = conv(f"b{n}_expand", x, c, shape, blk.expand, blk.acts[0])
             c = blk.expand
+            t = tail(blk.tails[0], t, (*shape[:3], c))
         dh, dw_ = shape[1:3]
         if blk.pad is not None:
             t_, b_, l_, r_ = blk.pad
@@ -125,6 +150,12 @@ def block_model(blocks=BLOCKS, batch: int = 2, h: int = 19, w: int = 13, cin: in
                              const(f"b{n}_dw_b", (c,))], [d], padding=blk.padding,
                             stride_h=blk.stride, stride_w=blk.stride, depth_multiplier=1,
                             fused_activation_function=blk.acts[1]))
+        d = tail(blk.tails[1], d, (batch, oh, ow, c))
+        if not blk.project:
+            lone_outputs.append(d)
+            ops.append(block_ops)
+            x, shape = d, (batch, oh, ow, c)
+            continue
         p = inner["project"] = conv(f"b{n}_project", d, c, (batch, oh, ow), blk.out,
                                     blk.acts[2])
         if blk.residual:
@@ -139,6 +170,9 @@ def block_model(blocks=BLOCKS, batch: int = 2, h: int = 19, w: int = 13, cin: in
     b.add_output(x)
     if extra is not None:
         b.add_output(extra)
+    for y in lone_outputs:
+        if y != x:
+            b.add_output(y)
     return b.build(), ops
 
 

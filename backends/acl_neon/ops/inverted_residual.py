@@ -1,7 +1,9 @@
 """InvertedResidual on acl_neon: the MobileNet block that the compiler fused from the ops
-acl_neon proposed (backends/acl_neon/fusion.py) — [1x1 expand CONV_2D, or the stem CONV_2D] ->
-DEPTHWISE_CONV_2D -> 1x1 project CONV_2D -> [residual ADD] — as one native plan of module _gemm
-(csrc/gemm/inverted_residual.h). It is computed output row by output row, so the expanded
+acl_neon proposed (backends/acl_neon/fusion.py) — [1x1 expand CONV_2D, or the stem CONV_2D,
+[swish or hard-swish]] -> DEPTHWISE_CONV_2D [swish or hard-swish] -> [1x1 project CONV_2D ->
+[residual ADD]] — as one native plan of module _gemm (csrc/gemm/inverted_residual.h). The
+activations after a convolution are its epilogues (conv_epilogue.py's kinds); without a project
+the block's output is the depthwise's. It is computed output row by output row, so the expanded
 tensor and the depthwise output live only in a few rows of per-thread scratch, with the
 unfused kernels' arithmetic in their order: the results are bit-identical to the ops run one by
 one (conv2d.py, depthwise_conv2d.py, eltwise.py).
@@ -20,6 +22,7 @@ import numpy as np
 from ....core.backend import Kernel
 from ....core.ops.window import conv_geometry
 from .base import NeonMixin, clamp_range, register
+from .conv_epilogue import EPILOGUES
 
 
 @register("InvertedResidual")
@@ -40,7 +43,7 @@ class InvertedResidualLayer(NeonMixin, Kernel):
         def act(op) -> list[float]:
             return list(clamp_range(op.params.get("fused_activation_function")))
 
-        dw, project = ops["depthwise"], ops["project"]
+        dw, project = ops["depthwise"], ops.get("project")
         stem, expand, add = ops.get("stem"), ops.get("expand"), ops.get("add")
         pad = ops.get("pad")
         x, y = self.inputs[0], self.outputs[0]
@@ -65,15 +68,24 @@ class InvertedResidualLayer(NeonMixin, Kernel):
                              s.dh, s.dw, s.pt + top, s.pl + left, s.oh, s.ow, int(sw[0])]
         first = expand or stem
         none = [-np.inf, np.inf]
-        clamps = ((act(first) if first else none) + act(dw) + act(project)
+        clamps = ((act(first) if first else none) + act(dw) + (act(project) if project else none)
                   + (act(add) if add else none))
+
+        def epilogue(conv: str) -> list[float]:
+            """(kind, lo, hi) of the activation ops after `conv` (conv_epilogue.py's)."""
+            if f"{conv}_hard_swish" in ops:
+                return [EPILOGUES["hard_swish"], *none]
+            if f"{conv}_mul" in ops:
+                return [EPILOGUES["swish"], *act(ops[f"{conv}_mul"])]
+            return [0, *none]
         try:
             self.plan = self.lib.InvertedResidualPlan(
                 geometry, const(expand, 1) if expand else None,
                 const(expand, 2) if expand else None, const(dw, 1), const(dw, 2),
-                const(project, 1), const(project, 2), clamps, add is not None,
-                stem_weights=const(stem, 1) if stem else None,
-                stem_bias=const(stem, 2) if stem else None, stem_geometry=stem_geometry)
+                const(project, 1) if project else None, const(project, 2) if project else None,
+                clamps, add is not None, stem_weights=const(stem, 1) if stem else None,
+                stem_bias=const(stem, 2) if stem else None, stem_geometry=stem_geometry,
+                epilogues=epilogue("expand") + epilogue("depthwise"))
         except ValueError as e:
             raise self.fail(str(e)) from None
 

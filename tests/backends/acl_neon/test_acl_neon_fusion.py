@@ -282,11 +282,17 @@ def test_pose_detection_pads_fold(threads):
     assert len(folded) == 5 and folded[0].ops[0] == 0
 
 
-def test_efficientnet_b0_has_no_block_of_this_form():
-    """Its blocks gate the depthwise output (SE: MEAN, LOGISTIC, MUL) and use swish: the 49
-    convolutions followed by swish (stem, expand, depthwise, SE reduce) fuse it instead, and
-    the 16 SE gates fuse into the project convolutions."""
-    check_model("efficientnet_b0", 0, others=49 + 16)
+@pytest.mark.parametrize("threads", [1, 2])
+def test_efficientnet_b0_blocks_end_with_their_depthwise(threads):
+    """Its blocks gate the depthwise output (SE: MEAN, LOGISTIC, MUL) and use swish: the three
+    with a 3x3 depthwise and over 1.5 MiB expanded (the stem's, the 112x112x96 and the
+    56x56x144 one) run fused up to the depthwise's swish, the 43 other convolutions followed by
+    swish (expand, depthwise, SE reduce) fuse it as an epilogue, and the 16 SE gates fuse into
+    the project convolutions."""
+    check_model("efficientnet_b0", 3, threads, others=43 + 16)
+    sess = onert_py.Session(model_path("efficientnet_b0"))
+    first = sess.placement().fused[0]
+    assert first.ops == tuple(range(6)) and first.why.startswith("stem output 1.6 MB")
 
 
 def test_mobilenet_v3_small_blocks_fused_at_any_size(fuse_small):

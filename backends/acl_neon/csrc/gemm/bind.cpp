@@ -165,11 +165,14 @@ struct InvertedResidualPlan {
   InvertedResidual f;
   int64_t in_size, out_size;
   InvertedResidualPlan(std::vector<int64_t> geom, py::object exp_w, py::object exp_b,
-                       py::array dw_w, py::object dw_b, py::array proj_w, py::object proj_b,
+                       py::array dw_w, py::object dw_b, py::object proj_w, py::object proj_b,
                        std::vector<float> clamps, bool residual,
-                       py::object stem_w, py::object stem_b, py::object stem_geom) {
+                       py::object stem_w, py::object stem_b, py::object stem_geom,
+                       std::vector<float> epilogues) {
     if (geom.size() != 13 || clamps.size() != 8)
       throw py::value_error("geometry needs 13 values and clamps 8");
+    if (!epilogues.empty() && epilogues.size() != 6)
+      throw py::value_error("epilogues: (kind, lo, hi) after the expand and the depthwise");
     for (int64_t v : geom)
       if (v < 0 || v > (int64_t{1} << 30)) throw py::value_error("geometry values out of range");
     const int64_t n = geom[0], h = geom[1], w = geom[2], cin = geom[3], cexp = geom[4],
@@ -202,6 +205,18 @@ struct InvertedResidualPlan {
     }
     if (residual && (sh != 1 || sw != 1 || oh != h || ow != w || cout != cin))
       throw py::value_error("the residual needs stride 1 and the input's shape");
+    f.project = !proj_w.is_none();
+    if (!f.project && (residual || cout != cexp))
+      throw py::value_error("without a project the block's output is the depthwise's, no "
+                            "residual");
+    if (!f.project && !f.expand && !f.stem)
+      throw py::value_error("a block needs an expand or stem conv before a lone depthwise");
+    if (!epilogues.empty()) {
+      f.exp_epi = epilogue_of(static_cast<int>(epilogues[0]), epilogues[1], epilogues[2]);
+      f.dw_epi = epilogue_of(static_cast<int>(epilogues[3]), epilogues[4], epilogues[5]);
+      if (f.exp_epi.kind != kEpilogueNone && !f.expand && !f.stem)
+        throw py::value_error("an expand epilogue needs an expand or stem conv");
+    }
     f.dw = DepthwiseParams{static_cast<int>(n), static_cast<int>(h), static_cast<int>(w),
                            static_cast<int>(cexp), 1, static_cast<int>(k),
                            static_cast<int>(k), static_cast<int>(sh), static_cast<int>(sw),
@@ -221,8 +236,11 @@ struct InvertedResidualPlan {
     const float* dbp = optional_bias(dw_b, cexp);
     f.dw_b.assign(static_cast<size_t>(cexp), 0.0f);
     if (dbp) f.dw_b.assign(dbp, dbp + cexp);
-    pack_b(in_buffer<float>(proj_w, "project weights", cout * cexp), cexp,
-           optional_bias(proj_b, cout), cout, cexp, f.proj_b);
+    if (f.project) {
+      py::array pw = proj_w.cast<py::array>();
+      pack_b(in_buffer<float>(pw, "project weights", cout * cexp), cexp,
+             optional_bias(proj_b, cout), cout, cexp, f.proj_b);
+    }
     f.proj_lo = clamps[4];
     f.proj_hi = clamps[5];
     f.residual = residual;
@@ -305,13 +323,14 @@ PYBIND11_MODULE(_gemm, m) {
       .def("bind", &bind_plan<TransposeConvPlan, 2>, "bind(x, y, threads): the step");
   py::class_<InvertedResidualPlan>(m, "InvertedResidualPlan")
       .def(py::init<std::vector<int64_t>, py::object, py::object, py::array, py::object,
-                    py::array, py::object, std::vector<float>, bool, py::object,
-                    py::object, py::object>(),
+                    py::object, py::object, std::vector<float>, bool, py::object,
+                    py::object, py::object, std::vector<float>>(),
            py::arg("geometry"), py::arg("expand_weights"), py::arg("expand_bias"),
            py::arg("dw_filter"), py::arg("dw_bias"), py::arg("project_weights"),
            py::arg("project_bias"), py::arg("clamps"), py::arg("residual"),
            py::arg("stem_weights") = py::none(),
-           py::arg("stem_bias") = py::none(), py::arg("stem_geometry") = py::none())
+           py::arg("stem_bias") = py::none(), py::arg("stem_geometry") = py::none(),
+           py::arg("epilogues") = std::vector<float>{})
       .def("bind", &bind_plan<InvertedResidualPlan, 2>, "bind(x, y, threads): the step");
   py::class_<BmmPlan>(m, "BmmPlan")
       .def(py::init<std::vector<int64_t>, bool, bool, std::vector<int64_t>,

@@ -39,15 +39,20 @@ Bodies active_bodies() {
 }
 
 // c[rows x N] = clamp(a[rows x K] * B + bias), a's rows `lda` apart: the micro-kernel over
-// row tiles of the ISA's height, every column of B (what gemm_f32 computes for these rows)
+// row tiles of the ISA's height, every column of B (what gemm_f32 computes for these rows),
+// then the epilogue `epi` (when not null) on each tile just stored, as gemm_f32's driver does
 void gemm_rows(const TileKernel& tk, const float* a, int64_t rows, int64_t lda,
-               const PackedB& b, float* c, float lo, float hi) {
+               const PackedB& b, float* c, float lo, float hi, EpilogueRowsFn epi_fn = nullptr,
+               const Epilogue* epi = nullptr) {
   for (int64_t m0 = 0; m0 < rows; m0 += tk.mr) {
     const int n = static_cast<int>(rows - m0 < tk.mr ? rows - m0 : tk.mr);
     TileArgs t{n, b.K, a + m0 * lda, lda, &b, c + m0 * b.N, b.N, 0, b.N, lo, hi};
     tk.fn(t);
+    if (epi) epi_fn(*epi, c + m0 * b.N, n, b.N, b.N);
   }
 }
+
+const Epilogue* active(const Epilogue& e) { return e.kind == kEpilogueNone ? nullptr : &e; }
 
 // Output rows per step: enough that the project GEMM of a step has ~kStepPixels rows (narrow
 // late layers: 14 or 7 pixels a row would leave the micro-kernel's tiles mostly empty).
@@ -79,7 +84,7 @@ static float* thread_scratch(int64_t floats) {
 int64_t inverted_residual_scratch(const InvertedResidual& f) {
   const DepthwiseParams& p = f.dw;
   const int64_t ring = f.expand || f.stem ? ring_rows(p) * p.w * p.cin : 0;
-  const int64_t used = ring + step_rows(p) * p.ow * p.cin;
+  const int64_t used = ring + (f.project ? step_rows(p) * p.ow * p.cin : 0);
   return (used + kAlign - 1) / kAlign * kAlign + kAlign;   // + the slack to align the start
 }
 
@@ -97,11 +102,13 @@ void inverted_residual_f32(const InvertedResidual& f, const float* x, float* y, 
   // plus the expand work of its new rows)
   const ConvGeom& sg = f.stem_g;
   const int64_t row_flops =
-      2 * p.ow * C * (p.kh * p.kw + f.cout) +
+      2 * p.ow * C * (p.kh * p.kw + (f.project ? f.cout : 0)) +
       (f.expand ? 2 * int64_t{p.sh} * p.w * f.cin * C : 0) +
       (f.stem ? 2 * int64_t{p.sh} * p.w * sg.kh * sg.kw * sg.cin * C : 0);
   const int64_t grain = 1 + 1000000 / (row_flops + 1);
   const DirectRowsFn stem_rows = f.stem ? direct_rows_fn(f.stem_w.narrow) : nullptr;
+  const EpilogueRowsFn epi_fn = epilogue_rows_fn();
+  const Epilogue *exp_epi = active(f.exp_epi), *dw_epi = active(f.dw_epi);
   parallel_range(threads, int64_t{p.n} * p.oh, grain, [&](int64_t r0, int64_t r1) {
     float* ring = scratch ? scratch + parallel_slot() * per_thread : thread_scratch(per_thread);
     ring += (kAlign - reinterpret_cast<uintptr_t>(ring) / sizeof(float) % kAlign) % kAlign;
@@ -127,9 +134,10 @@ void inverted_residual_f32(const InvertedResidual& f, const float* x, float* y, 
             DirectArgs a{&sg, x, f.stem_w.w.data(), f.stem_w.bias.data(), f.stem_w.coutp,
                          ring + slot * row_len, f.exp_lo, f.exp_hi, runs.data(), k};
             stem_rows(a, k, k + count);
+            if (exp_epi) epi_fn(*exp_epi, ring + slot * row_len, count * p.w, C, C);
           } else {
             gemm_rows(tk, x + k * in_row, count * p.w, f.cin, f.exp_b, ring + slot * row_len,
-                      f.exp_lo, f.exp_hi);
+                      f.exp_lo, f.exp_hi, epi_fn, exp_epi);
           }
           k += count;
         }
@@ -151,10 +159,14 @@ void inverted_residual_f32(const InvertedResidual& f, const float* x, float* y, 
         assert(any >= 0);     // the plan checks that every output row has an input row
         for (int ky = 0; ky < p.kh; ++ky)
           if (!valid[ky]) in_rows[ky] = in_rows[any];      // read, times zero weights
-        fn.dw(p, in_rows, valid, f.dw_w.data(), f.dw_b.data(), dwrows + j * p.ow * C);
+        // without a project the depthwise row is the block's output row
+        float* d = f.project ? dwrows + j * p.ow * C : y + (r + j) * out_row;
+        fn.dw(p, in_rows, valid, f.dw_w.data(), f.dw_b.data(), d);
+        if (dw_epi) epi_fn(*dw_epi, d, 1, p.ow * C, p.ow * C);
       }
       float* yr = y + r * out_row;
-      gemm_rows(tk, dwrows, int64_t{rows} * p.ow, C, f.proj_b, yr, f.proj_lo, f.proj_hi);
+      if (f.project)
+        gemm_rows(tk, dwrows, int64_t{rows} * p.ow, C, f.proj_b, yr, f.proj_lo, f.proj_hi);
       if (f.residual) fn.add(x + r * in_row, yr, rows * out_row, f.add_lo, f.add_hi);
       r += rows;
     }

@@ -1,13 +1,20 @@
 // A MobileNet inverted-residual block as one float32 kernel (NHWC), fused by the compiler from
 // the ops the acl_neon backend proposes (backends/acl_neon/fusion.py):
 //
-//   e = clamp_e(x * We + be)            1x1 expand conv (optional: absent, e = x)
-//     or clamp_e(conv(x, Ws) + bs)      or the network's stem: a KHs x KWs convolution over
+//   e = act_e(clamp_e(x * We + be))     1x1 expand conv (optional: absent, e = x)
+//     or act_e(clamp_e(conv(x, Ws) + bs))  or the network's stem: a KHs x KWs convolution over
 //                                       few input channels (the direct convolution,
 //                                       conv_direct.h), whose output is then never written
-//   d = clamp_d(depthwise(e) + bd)      KH x KW depthwise (KH = KW in {3, 5}), stride, padding
-//   p = clamp_p(d * Wp + bp)            1x1 project conv
+//   d = act_d(clamp_d(depthwise(e) + bd))  KH x KW depthwise (KH = KW in {3, 5}), stride,
+//                                       padding
+//   p = clamp_p(d * Wp + bp)            1x1 project conv (optional: absent, y = d)
 //   y = clamp_a(x + p)                  residual ADD (optional: absent, y = p)
+//
+// act_e and act_d: the activation ops after a convolution (swish or hard-swish, common/
+// epilogue.h; none by default), applied to each tile or row as it is computed, as the
+// unfused convolutions' epilogues do. Without a project the block ends with d, written whole
+// (EfficientNet's blocks, whose squeeze-and-excitation gate reads all of d before the
+// project can run): the expanded tensor is still never written.
 //
 // computed output row by output row, so that neither e nor d is ever written whole: a thread
 // keeps a ring of KH expanded rows (row iy in slot iy % KH) and one depthwise row. For each
@@ -40,8 +47,10 @@ struct InvertedResidual {
   ConvGeom stem_g;               // h, w, cin: x's; oh, ow, cout: dw.h, dw.w, dw.cin
   DirectWeights stem_w;
   float exp_lo = 0, exp_hi = 0;  // the clamp of the expand or stem conv
+  Epilogue exp_epi, dw_epi;      // the activations after the expand (or stem) and depthwise
   std::vector<float> dw_w;       // [kh][kw][dw.cin]
   std::vector<float> dw_b;       // dw.cin
+  bool project = true;           // a project conv (else y = d, cout = dw.cin, no residual)
   PackedB proj_b;                // dw.cin -> cout
   float proj_lo = 0, proj_hi = 0;
   bool residual = false;         // y = x + p (then stride 1, h = oh, w = ow, cin = cout;

@@ -1,7 +1,8 @@
 // The fused InvertedResidual block (inverted_residual.h) against a stage-by-stage reference:
 // with and without expand and residual, strides 1 and 2, 3x3 and 5x5, widths below and above a
 // step, batch 2, threads 1 to 3 (bands that start inside an image), with the caller's scratch
-// and with each thread's own.
+// and with each thread's own; swish epilogues after the expand and the depthwise, with and
+// without project (the block then ends with the depthwise).
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -22,7 +23,10 @@ double clampd(double v, float lo, float hi) { return v < lo ? lo : (v > hi ? hi 
 struct Case {
   int n, h, w, cin, cexp, cout, k, s;
   bool expand, residual;
+  bool swish = false, lone = false;   // swish epilogues; no project (cout = cexp)
 };
+
+double swish(double v) { return v / (1.0 + std::exp(-v)); }
 
 void check(const Case& c, int threads) {
   const int pad_h = std::max((((c.h + c.s - 1) / c.s) - 1) * c.s + c.k - c.h, 0);
@@ -32,8 +36,10 @@ void check(const Case& c, int threads) {
   f.dw = DepthwiseParams{c.n, c.h, c.w, c.cexp, 1, c.k, c.k, c.s, c.s, 1, 1,
                          pad_h / 2, pad_w / 2, oh, ow, 0.0f, 6.0f};
   f.cin = c.cin;
-  f.cout = c.cout;
+  f.cout = c.lone ? c.cexp : c.cout;
   f.expand = c.expand;
+  f.project = !c.lone;
+  if (c.swish) f.exp_epi = f.dw_epi = Epilogue{kEpilogueSwish, -INFINITY, INFINITY};
   f.residual = c.residual;
   const float inf = INFINITY;
   f.exp_lo = 0.0f;
@@ -47,8 +53,8 @@ void check(const Case& c, int threads) {
   f.dw_w = seq(int64_t{c.k} * c.k * c.cexp, 6);
   f.dw_b = seq(c.cexp, 7);
   if (c.expand) pack_b(ew.data(), c.cin, eb.data(), c.cexp, c.cin, f.exp_b);
-  pack_b(pw.data(), c.cexp, pb.data(), c.cout, c.cexp, f.proj_b);
-  std::vector<float> y(static_cast<size_t>(int64_t{c.n} * oh * ow * c.cout), 99.0f);
+  if (f.project) pack_b(pw.data(), c.cexp, pb.data(), c.cout, c.cexp, f.proj_b);
+  std::vector<float> y(static_cast<size_t>(int64_t{c.n} * oh * ow * f.cout), 99.0f);
   // (odd batches: scratch one float past the allocation's start, which the kernel realigns)
   const int skew = c.n % 2;
   std::vector<float> scratch(static_cast<size_t>(threads * inverted_residual_scratch(f) + skew));
@@ -65,7 +71,7 @@ void check(const Case& c, int threads) {
       if (!c.expand) { e[p * c.cexp + o] = x[p * c.cin + o]; continue; }
       double acc = eb[o];
       for (int i = 0; i < c.cin; ++i) acc += double(x[p * c.cin + i]) * ew[o * c.cin + i];
-      e[p * c.cexp + o] = clampd(acc, 0.0f, 6.0f);
+      e[p * c.cexp + o] = c.swish ? swish(clampd(acc, 0.0f, 6.0f)) : clampd(acc, 0.0f, 6.0f);
     }
   std::vector<double> d(static_cast<size_t>(int64_t{c.n} * oh * ow * c.cexp));
   for (int b = 0; b < c.n; ++b)
@@ -80,8 +86,13 @@ void check(const Case& c, int threads) {
               acc += e[((int64_t{b} * c.h + iy) * c.w + ix) * c.cexp + ch] *
                      f.dw_w[(ky * c.k + kx) * c.cexp + ch];
             }
-          d[((int64_t{b} * oh + oy) * ow + ox) * c.cexp + ch] = clampd(acc, 0.0f, 6.0f);
+          acc = clampd(acc, 0.0f, 6.0f);
+          d[((int64_t{b} * oh + oy) * ow + ox) * c.cexp + ch] = c.swish ? swish(acc) : acc;
         }
+  if (c.lone) {
+    for (size_t i = 0; i < d.size(); ++i) CHECK_NEAR(y[i], d[i], 1e-4);
+    return;
+  }
   for (int64_t p = 0; p < int64_t{c.n} * oh * ow; ++p)
     for (int o = 0; o < c.cout; ++o) {
       double acc = pb[o];
@@ -100,6 +111,10 @@ NEON_TEST(inverted_residual_forms) {
       {3, 5, 6, 17, 35, 17, 5, 1, true, true},    {2, 23, 5, 6, 20, 6, 3, 1, true, true},
       {1, 17, 3, 4, 12, 7, 5, 2, true, false},    {1, 6, 70, 4, 24, 4, 3, 1, true, true},
       {1, 9, 37, 6, 24, 24, 3, 2, true, false},   {1, 7, 35, 5, 20, 8, 5, 2, true, false},
+      {2, 9, 11, 5, 13, 5, 3, 1, true, true, true},
+      {2, 9, 11, 5, 13, 0, 3, 2, true, false, true, true},
+      {1, 17, 30, 6, 20, 0, 3, 1, true, false, false, true},
+      {1, 10, 12, 8, 40, 0, 5, 2, true, false, true, true},
   };
   for (int threads = 1; threads <= 3; ++threads)
     for (const Case& c : cases) check(c, threads);
