@@ -31,7 +31,7 @@ inline bool direct_conv_fits(const ConvGeom& g) {
 
 struct DirectWeights {
   int64_t coutp = 0;         // cout rounded up to 16
-  std::vector<float> w;      // [kh][kw][cin][coutp]
+  std::vector<float, WeightsAllocator<float>> w;   // [kh][kw][cin][coutp] (weights_alloc.h)
   std::vector<float> bias;   // coutp, zero padded
   bool narrow = false;       // at the AVX-512 level: 8-lane vectors (32 registers), not 16-lane
 };

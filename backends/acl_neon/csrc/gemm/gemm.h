@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "epilogue.h"
+#include "weights_alloc.h"
 
 namespace onert_neon {
 
@@ -21,7 +22,8 @@ constexpr int64_t kPanel = 16;   // columns per packed panel
 
 struct PackedB {
   int64_t K = 0, N = 0;
-  std::vector<float> data;   // ceil(N/16) panels of K*16 floats
+  std::vector<float, WeightsAllocator<float>> data;   // ceil(N/16) panels of K*16 floats
+                                                      // (in huge pages: weights_alloc.h)
   std::vector<float> bias;   // N rounded up to 32, zero padded
 };
 

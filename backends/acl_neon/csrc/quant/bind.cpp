@@ -16,6 +16,7 @@
 #include "parallel.h"
 #include "qelem.h"
 #include "qgemm.h"
+#include "weights_alloc.h"
 
 namespace py = pybind11;
 void bind_fixed_point(py::module_& m);   // bind_fixed_point.cpp
@@ -89,7 +90,7 @@ int64_t out_pixels(const ConvGeom& g) { return g.batch * g.oh * g.ow; }
 
 struct QConvPlan {
   ConvParams p{};
-  std::vector<int8_t> packed;
+  std::vector<int8_t, WeightsAllocator<int8_t>> packed;   // in huge pages (weights_alloc.h)
   std::vector<int32_t> ccoef;
   RequantStore rs;
 
