@@ -172,11 +172,11 @@ def propose(graph: Graph, ops: list[int]) -> list[FusionProposal]:
         first = "expanded tensor" if expand is not None else "stem output" if stem else None
         what = (f"{first} {mb(e_bytes)} and depthwise output {mb(d_bytes)}" if first
                 else f"depthwise output {mb(d_bytes)}")
-        what += " kept in row bands" if project is not None else \
-            " kept in row bands, the depthwise output written as the block's"
-        acts = [f"{kind} after the {conv}" for kind, conv in ((e_kind, "expand" if expand else
-                                                               "stem"), (d_kind, "depthwise"))
-                if kind]
+        what += " kept in row bands" + ("" if project is not None else
+                                        ", the depthwise output written as the block's")
+        first_conv = "expand" if expand is not None else "stem"
+        acts = [f"{k} after the {c}" for k, c in ((e_kind, first_conv), (d_kind, "depthwise"))
+                if k]
         if acts:
             what += f" ({' and '.join(acts)} as epilogues)"
         if pad is not None:

@@ -1,6 +1,8 @@
 // Packed weights in 2 MiB-aligned chunks madvised MADV_HUGEPAGE (weights_alloc.h).
 #include "weights_alloc.h"
 
+#include <algorithm>
+#include <cassert>
 #include <cstdint>
 #include <mutex>
 #include <new>
@@ -87,19 +89,20 @@ void weights_free(void* p, size_t bytes) {
   if (bytes >= kHugeMin) {
     std::lock_guard<std::mutex> lk(g_pool->mu);
     auto& cs = g_pool->chunks;
-    for (size_t i = 0; i < cs.size(); ++i) {
-      Chunk& c = cs[i];
-      char* q = static_cast<char*>(p);
-      if (q < c.base || q >= c.base + c.size) continue;
-      if (--c.live == 0 && i + 1 != cs.size()) {   // empty and not the one being filled
-        unmap_chunk(c);
-        cs.erase(cs.begin() + static_cast<std::ptrdiff_t>(i));
-      } else if (c.live == 0) {
-        c.used = 0;                                  // the one being filled: start it over
+    const char* q = static_cast<const char*>(p);
+    const auto it = std::find_if(cs.begin(), cs.end(), [q](const Chunk& c) {
+      return q >= c.base && q < c.base + c.size;
+    });
+    assert(it != cs.end());            // every buffer of this size lies in a chunk
+    if (--it->live == 0) {
+      if (it + 1 != cs.end()) {        // empty and not the one being filled: unmapped
+        unmap_chunk(*it);
+        cs.erase(it);
+      } else {
+        it->used = 0;                  // the one being filled: started over
       }
-      return;
     }
-    return;   // (not reached: every huge buffer lies in a chunk)
+    return;
   }
 #endif
   ::operator delete(p, std::align_val_t(kAlign));
